@@ -1,0 +1,13 @@
+// Two tiers: pure unit tests beside the code (src/**/*.spec.ts) and end-to-end tests over real HTTP
+// against a real database (test/**/*.e2e-spec.ts). `npm test` runs both, one file at a time.
+const tsJest = { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] };
+module.exports = {
+  testTimeout: 60000,
+  projects: [
+    { displayName: 'unit', testEnvironment: 'node', rootDir: __dirname, roots: ['<rootDir>/src'], testMatch: ['**/*.spec.ts'], transform: tsJest },
+    {
+      displayName: 'e2e', testEnvironment: 'node', rootDir: __dirname, roots: ['<rootDir>/test'], testMatch: ['**/*.e2e-spec.ts'],
+      transform: tsJest,
+    },
+  ],
+};

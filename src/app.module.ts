@@ -1,0 +1,33 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { RouteRegistry } from './common/route-registry';
+import { ConfigModule } from './config/config.module';
+import type { FlagpoleConfig } from './config/config.types';
+import { EvaluationModule } from './evaluation/evaluation.module';
+import { FlagsModule } from './flags/flags.module';
+import { HealthModule } from './health/health.module';
+import { NamespacesModule } from './namespaces/namespaces.module';
+import { RolloutsModule } from './rollouts/rollouts.module';
+import { RulesModule } from './rules/rules.module';
+import { SegmentsModule } from './segments/segments.module';
+import { StorageModule } from './storage/storage.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: FlagpoleConfig, routes: RouteRegistry): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        StorageModule.forRoot(config.db),
+        HealthModule,
+        NamespacesModule,
+        FlagsModule,
+        SegmentsModule,
+        RulesModule,
+        RolloutsModule,
+        EvaluationModule,
+      ],
+      providers: [{ provide: RouteRegistry, useValue: routes }],
+    };
+  }
+}

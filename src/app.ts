@@ -1,0 +1,44 @@
+/**
+ * Builds the Nest application on Fastify with everything Flipt's HTTP surface needs: JSON bodies whatever the
+ * Content-Type, trailing slashes ignored, Flipt's error body for every failure, and Swagger at /docs.
+ */
+import { LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from './app.module';
+import { ErrorFilter } from './common/error.filter';
+import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './common/json-body';
+import { RequestPipe } from './common/request.pipe';
+import { RouteRegistry } from './common/route-registry';
+import type { FlagpoleConfig } from './config/config.types';
+import { setupSwagger } from './swagger';
+
+const LOG_LEVELS: Record<string, LogLevel[]> = {
+  DEBUG: ['error', 'warn', 'log', 'debug', 'verbose'],
+  INFO: ['error', 'warn', 'log'],
+  WARN: ['error', 'warn'],
+  ERROR: ['error'],
+};
+
+export async function createApp(config: FlagpoleConfig): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    logger: false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1000 },
+  });
+  const fastify = adapter.getInstance();
+  const routes = new RouteRegistry();
+  fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
+  registerJsonBodyParser(fastify);
+
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, routes), adapter, {
+    bodyParser: false,
+    logger: LOG_LEVELS[config.log.level.toUpperCase()] ?? LOG_LEVELS.INFO,
+  });
+  // Also reached by Fastify's own errors (body parsing, body size): Nest routes its error handler through filters.
+  app.useGlobalFilters(new ErrorFilter(routes));
+  app.useGlobalPipes(new RequestPipe());
+  app.enableShutdownHooks();
+  setupSwagger(app);
+  return app;
+}

@@ -1,0 +1,107 @@
+/**
+ * The one exception filter: every error leaves Flagpole as Flipt's body `{"code", "message", "details": []}` with the
+ * HTTP status grpc-gateway would use. Domain errors carry their code; ORM and framework errors are classified here.
+ */
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import {
+  ConnectionException,
+  DriverException,
+  ForeignKeyConstraintViolationException,
+  NotNullConstraintViolationException,
+  UniqueConstraintViolationException,
+} from '@mikro-orm/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError } from './errors';
+import { GrpcCode, grpcCodeOfHttpStatus, httpStatusOf } from './grpc-status';
+import { RouteRegistry } from './route-registry';
+
+export interface ErrorBody {
+  code: number;
+  message: string;
+  details: unknown[];
+}
+
+interface Classified {
+  code: GrpcCode;
+  message: string;
+  status?: number;
+}
+
+/** Error codes of drivers for "value too long for column". */
+const VALUE_TOO_LONG = new Set(['22001', 'ER_DATA_TOO_LONG']);
+
+@Catch()
+export class ErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ErrorFilter');
+
+  constructor(private readonly routes: RouteRegistry) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const reply = ctx.getResponse<FastifyReply>();
+    this.catchFastify(exception, ctx.getRequest<FastifyRequest>(), reply);
+  }
+
+  /** Also Fastify's error handler, for what fails before a route runs (body parsing, body size). */
+  catchFastify(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
+    const c = this.classify(exception, request);
+    sendError(reply, c.code, c.message, c.status);
+  }
+
+  private classify(e: unknown, req: FastifyRequest): Classified {
+    if (e instanceof DomainError) return { code: e.code, message: e.message };
+    if (e instanceof UniqueConstraintViolationException) {
+      return { code: GrpcCode.InvalidArgument, message: 'resource is not unique' };
+    }
+    if (e instanceof ForeignKeyConstraintViolationException) {
+      return { code: GrpcCode.InvalidArgument, message: 'referenced resource not found or still in use' };
+    }
+    if (e instanceof NotNullConstraintViolationException) {
+      return { code: GrpcCode.InvalidArgument, message: 'a required field is missing' };
+    }
+    if (e instanceof ConnectionException || isConnectionRefused(e)) {
+      this.logger.warn(`database unavailable: ${(e as Error).message}`);
+      return { code: GrpcCode.Unavailable, message: 'database is unavailable; try again later' };
+    }
+    if (e instanceof DriverException && VALUE_TOO_LONG.has(String(e.code))) {
+      return { code: GrpcCode.InvalidArgument, message: 'a value is longer than its field allows' };
+    }
+    if (e instanceof HttpException) return this.classifyHttp(e, req);
+    const status = (e as { statusCode?: unknown })?.statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      // Fastify's own errors (body too large, bad content) carry a status and a readable message.
+      return { code: grpcCodeOfHttpStatus(status), message: (e as Error).message, status };
+    }
+    this.logger.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
+    return { code: GrpcCode.Internal, message: 'internal error' };
+  }
+
+  private classifyHttp(e: HttpException, req: FastifyRequest): Classified {
+    const status = e.getStatus();
+    if (status === 404 && isRouteMiss(e)) {
+      return this.routes.knowsPathForOtherMethod(req.method, req.url)
+        ? { code: GrpcCode.Unimplemented, message: 'Method Not Allowed' }
+        : { code: GrpcCode.NotFound, message: 'Not Found' };
+    }
+    const body = e.getResponse();
+    const raw = typeof body === 'object' && body !== null ? (body as { message?: unknown }).message : body;
+    const message = Array.isArray(raw) ? raw.join('; ') : String(raw ?? e.message);
+    return { code: grpcCodeOfHttpStatus(status), message, status };
+  }
+}
+
+export function sendError(reply: FastifyReply, code: GrpcCode, message: string, status = httpStatusOf(code)): void {
+  const body: ErrorBody = { code, message, details: [] };
+  if (code === GrpcCode.Unauthenticated) reply.header('www-authenticate', message);
+  reply.status(status).header('content-type', 'application/json').send(JSON.stringify(body));
+}
+
+/** Nest's router fallback throws NotFoundException("Cannot GET /x"). */
+function isRouteMiss(e: HttpException): boolean {
+  return /^Cannot [A-Z]+ /.test(e.message);
+}
+
+function isConnectionRefused(e: unknown): boolean {
+  const code = (e as { code?: unknown })?.code;
+  return code === 'ECONNREFUSED' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || code === 'PROTOCOL_CONNECTION_LOST';
+}

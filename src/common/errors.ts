@@ -1,0 +1,57 @@
+/**
+ * Domain errors. Services throw only these; the one error filter (error.filter.ts) turns them into Flipt's
+ * `{code, message, details}` body with the gRPC code and HTTP status of the table in grpc-status.ts.
+ */
+import { GrpcCode } from './grpc-status';
+
+export abstract class DomainError extends Error {
+  abstract readonly code: GrpcCode;
+}
+
+/** `<what> not found` → NotFound (404). */
+export class NotFoundError extends DomainError {
+  readonly code = GrpcCode.NotFound;
+  constructor(what: string) {
+    super(`${what} not found`);
+  }
+}
+
+/** A request that can never succeed as sent → InvalidArgument (400). */
+export class InvalidError extends DomainError {
+  readonly code = GrpcCode.InvalidArgument;
+}
+
+/** `invalid field <field>: <reason>` → InvalidArgument (400). */
+export class ValidationError extends InvalidError {
+  constructor(field: string, reason: string) {
+    super(`invalid field ${field}: ${reason}`);
+  }
+}
+
+/** `invalid field <field>: must not be empty`. */
+export class EmptyFieldError extends ValidationError {
+  constructor(field: string) {
+    super(field, 'must not be empty');
+  }
+}
+
+/** No or bad credentials → Unauthenticated (401). */
+export class UnauthenticatedError extends DomainError {
+  readonly code = GrpcCode.Unauthenticated;
+  constructor(message = 'request was not authenticated') {
+    super(message);
+  }
+}
+
+/** Authenticated but not allowed → PermissionDenied (403). */
+export class PermissionDeniedError extends DomainError {
+  readonly code = GrpcCode.PermissionDenied;
+  constructor(message = 'permission denied') {
+    super(message);
+  }
+}
+
+/** A dependency (the database) is down → Unavailable (503). */
+export class UnavailableError extends DomainError {
+  readonly code = GrpcCode.Unavailable;
+}

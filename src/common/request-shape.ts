@@ -1,0 +1,49 @@
+/**
+ * Flipt decodes bodies with protobuf JSON rules: both `flagKey` and `flag_key` name the same field (the camelCase
+ * one wins when both are given), `null` means "absent", and a `null` inside a string map becomes "". This brings
+ * a parsed body or query into the camelCase shape the DTOs declare, before validation.
+ */
+import { InvalidError } from './errors';
+
+/** Fields holding messages of their own, whose keys are field names too. */
+const NESTED_MESSAGES = new Set(['segment', 'threshold']);
+const NESTED_MESSAGE_LISTS = new Set(['requests']);
+/** Fields holding free-form maps: keys are user data and stay untouched. */
+const STRING_MAPS = new Set(['context']);
+
+export function snakeToCamel(name: string): string {
+  return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+export function normalizeMessage(input: unknown, where = 'json body'): Record<string, unknown> {
+  if (input === undefined || input === null) return {};
+  if (typeof input !== 'object' || Array.isArray(input)) {
+    throw new InvalidError(`invalid values for key(s) in ${where}: the request must be a JSON object`);
+  }
+  const source = input as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [rawKey, value] of Object.entries(source)) {
+    if (value === null || value === undefined) continue;
+    const key = snakeToCamel(rawKey);
+    if (key !== rawKey && key in source && source[key] !== null) continue;
+    out[key] = normalizeValue(key, value, where);
+  }
+  return out;
+}
+
+function normalizeValue(key: string, value: unknown, where: string): unknown {
+  if (NESTED_MESSAGES.has(key) && isPlainObject(value)) return normalizeMessage(value, where);
+  if (NESTED_MESSAGE_LISTS.has(key) && Array.isArray(value)) {
+    return value.map((item) => (isPlainObject(item) ? normalizeMessage(item, where) : item));
+  }
+  if (STRING_MAPS.has(key) && isPlainObject(value)) {
+    const map: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) map[k] = v === null ? '' : v;
+    return map;
+  }
+  return value;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,52 @@
+/**
+ * The one pipe: request shape normalisation (request-shape.ts), then class-validator on the route's DTO. A value of
+ * the wrong JSON type gets Flipt's 400 `invalid values for key(s) in json body`, followed by what was wrong.
+ */
+import { ArgumentMetadata, Injectable, ValidationError as ClassValidationError, ValidationPipe } from '@nestjs/common';
+import { InvalidError } from './errors';
+import { normalizeMessage } from './request-shape';
+
+class ShapeError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('; '));
+  }
+}
+
+@Injectable()
+export class RequestPipe extends ValidationPipe {
+  constructor() {
+    super({
+      transform: true,
+      whitelist: true,
+      forbidNonWhitelisted: false,
+      validationError: { target: false, value: false },
+      exceptionFactory: (errors) => new ShapeError(flatten(errors)),
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // Routes that parse their own input (evaluation, the hot path) declare no DTO class: leave their input alone.
+    if (!metadata.metatype || metadata.metatype === Object) return value;
+    if (metadata.type !== 'body' && metadata.type !== 'query') return super.transform(value, metadata);
+    const where = metadata.type === 'body' ? 'json body' : 'query string';
+    const shaped = normalizeMessage(value, where);
+    try {
+      return await super.transform(shaped, metadata);
+    } catch (e) {
+      if (e instanceof ShapeError) throw new InvalidError(`invalid values for key(s) in ${where}: ${e.message}`);
+      throw e;
+    }
+  }
+}
+
+function flatten(errors: ClassValidationError[], prefix = ''): string[] {
+  const out: string[] = [];
+  for (const e of errors) {
+    const path = prefix ? `${prefix}.${e.property}` : e.property;
+    // One message per field is enough to fix the request.
+    const first = e.constraints ? Object.values(e.constraints)[0] : undefined;
+    if (first) out.push(first.replace(e.property, path));
+    if (e.children?.length) out.push(...flatten(e.children, path));
+  }
+  return out;
+}

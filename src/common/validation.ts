@@ -1,0 +1,30 @@
+/** Checks shared by the services' request validation; each throws Flipt's message for the field it names. */
+import { EmptyFieldError, ValidationError } from './errors';
+import { MAX_KEY_LENGTH } from '../storage/columns';
+
+const KEY_PATTERN = /^[-_,A-Za-z0-9]+$/;
+/** TEXT columns: bounded so one request cannot store an unbounded blob (MySQL TEXT holds 64 KiB). */
+export const MAX_TEXT_LENGTH = 65535;
+
+export function requireField(field: string, value: string | undefined | null): string {
+  if (value === undefined || value === null || value === '') throw new EmptyFieldError(field);
+  return value;
+}
+
+export function requireKey(field: string, value: string | undefined): string {
+  const key = requireField(field, value);
+  if (!KEY_PATTERN.test(key)) throw new ValidationError(field, 'contains invalid characters');
+  return maxLength(field, key);
+}
+
+export function maxLength(field: string, value: string, max = MAX_KEY_LENGTH): string {
+  // Character count as the databases count it (code points), not UTF-16 units.
+  if (value.length > max && [...value].length > max) {
+    throw new ValidationError(field, `must be at most ${max} characters`);
+  }
+  return value;
+}
+
+export function maxText(field: string, value: string | undefined): string {
+  return maxLength(field, value ?? '', MAX_TEXT_LENGTH);
+}

@@ -1,0 +1,230 @@
+/**
+ * Rules that involve more than one key (Flipt's `validate()` methods, flipt-v1-facts §7.4, §7b, §8) plus Flagpole's
+ * own: storage types and authorization it does not run are refused, settings it accepts but ignores are warned
+ * about. Runs after every key has been decoded, so it reports alongside the type errors, in the same ConfigError.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import { AnySchema, yamlKey } from './config.fields';
+import type { RuleContext } from './config.loader';
+import { CONFIG_SCHEMA } from './config.schema';
+import type { FlagpoleConfig } from './config.types';
+import { defaultDataDir } from './data-dir';
+
+export function applyRules(config: FlagpoleConfig, ctx: RuleContext): void {
+  checkVersion(config, ctx);
+  checkStorage(config, ctx);
+  checkServer(config, ctx);
+  checkDatabase(config, ctx);
+  checkCache(config, ctx);
+  checkAuthentication(config, ctx);
+  checkAuthorization(config, ctx);
+  checkAudit(config, ctx);
+  checkAnalytics(config, ctx);
+  warnAboutInertSettings(config, ctx);
+}
+
+const SUPPORTED_CONFIG_VERSION = '1.0';
+
+function checkVersion(config: FlagpoleConfig, ctx: RuleContext): void {
+  if (config.version !== '' && config.version.trim() !== SUPPORTED_CONFIG_VERSION) {
+    ctx.issue(['version'], `must be "${SUPPORTED_CONFIG_VERSION}", got ${JSON.stringify(config.version)}`);
+  }
+}
+
+function checkStorage(config: FlagpoleConfig, ctx: RuleContext): void {
+  if (config.storage.type !== 'database') {
+    ctx.issue(
+      ['storage', 'type'],
+      `"${config.storage.type}" storage is not supported by Flagpole; only "database" is (flag state lives in db.url)`,
+    );
+  }
+}
+
+function checkServer(config: FlagpoleConfig, ctx: RuleContext): void {
+  const server = config.server;
+  if (server.protocol !== 'https') return;
+  for (const [key, file] of [
+    ['cert_file', server.certFile],
+    ['cert_key', server.certKey],
+  ] as const) {
+    if (file === '') ctx.issue(['server', key], 'is required when server.protocol is https');
+    else if (!existsSync(resolve(ctx.cwd, file))) ctx.issue(['server', key], `file ${file} does not exist`);
+  }
+}
+
+/** Flipt applies the default URL only when none of the alternative connection keys is set. */
+const DB_PARTS = ['name', 'user', 'password', 'host', 'port', 'protocol'] as const;
+
+function checkDatabase(config: FlagpoleConfig, ctx: RuleContext): void {
+  const db = config.db;
+  if (db.url !== '') return;
+  const rawDb = (ctx.raw.db ?? {}) as Record<string, unknown>;
+  if (DB_PARTS.every((part) => rawDb[part] === undefined)) {
+    const file = join(defaultDataDir(ctx.env, ctx.cwd), 'flagpole.db').split(sep).join('/');
+    db.url = `file:${file}`;
+    return;
+  }
+  const missing = (['protocol', 'host', 'name'] as const).filter((part) => db[part] === '');
+  for (const part of missing) ctx.issue(['db', part], 'is required when db.url is not set');
+  if (missing.length === 0) db.url = databaseUrl(db);
+}
+
+/** The URL the alternative keys describe, so that storage reads one setting. */
+function databaseUrl(db: FlagpoleConfig['db']): string {
+  if (db.protocol === 'sqlite' || db.protocol === 'file') return `file:${db.name}`;
+  const credentials = db.user
+    ? `${encodeURIComponent(db.user)}${db.password ? `:${encodeURIComponent(db.password)}` : ''}@`
+    : '';
+  const port = db.port ? `:${db.port}` : '';
+  return `${db.protocol}://${credentials}${db.host}${port}/${encodeURIComponent(db.name)}`;
+}
+
+function checkCache(config: FlagpoleConfig, ctx: RuleContext): void {
+  const { enabled, backend, redis } = config.cache;
+  if (enabled && backend === 'redis' && redis.caCertBytes !== '' && redis.caCertPath !== '') {
+    ctx.issue(['cache', 'redis', 'ca_cert_path'], 'cannot be set together with cache.redis.ca_cert_bytes; set exactly one');
+  }
+}
+
+function checkAuthentication(config: FlagpoleConfig, ctx: RuleContext): void {
+  const authn = config.authentication;
+  const { token, oidc, github, kubernetes, jwt } = authn.methods;
+  const methods = ['authentication', 'methods'];
+
+  const session = authn.session;
+  if (session.domain !== '') {
+    const host = hostOf(session.domain);
+    if (host) session.domain = host;
+    else ctx.issue(['authentication', 'session', 'domain'], `must be a host name such as flags.example.com, got ${JSON.stringify(session.domain)}`);
+  } else if (oidc.enabled || github.enabled) {
+    ctx.issue(['authentication', 'session', 'domain'], 'is required when the oidc or github method is enabled');
+  }
+
+  for (const [name, method] of Object.entries({ token, oidc, github, kubernetes })) {
+    if (!method.enabled) continue;
+    if (method.cleanup.interval <= 0) ctx.issue([...methods, name, 'cleanup', 'interval'], 'must be greater than 0');
+    if (method.cleanup.gracePeriod <= 0) ctx.issue([...methods, name, 'cleanup', 'grace_period'], 'must be greater than 0');
+  }
+
+  if (oidc.enabled) {
+    if (Object.keys(oidc.providers).length === 0) {
+      ctx.warn('authentication.methods.oidc is enabled without providers: nobody can log in with OIDC');
+    }
+    for (const [name, provider] of Object.entries(oidc.providers)) {
+      const path = [...methods, 'oidc', 'providers', name];
+      if (provider.clientId === '') ctx.issue([...path, 'client_id'], 'is required');
+      if (provider.clientSecret === '') ctx.issue([...path, 'client_secret'], 'is required');
+      if (provider.redirectAddress === '') ctx.issue([...path, 'redirect_address'], 'is required');
+    }
+  }
+
+  // Organization names are case-sensitive at GitHub but map keys lose their case on the way in (as in Flipt):
+  // take each key's spelling from allowed_organizations.
+  github.allowedTeams = Object.fromEntries(
+    Object.entries(github.allowedTeams).map(([org, teams]) => [
+      github.allowedOrganizations.find((allowed) => allowed.toLowerCase() === org.toLowerCase()) ?? org,
+      teams,
+    ]),
+  );
+  if (github.enabled) {
+    const path = [...methods, 'github'];
+    if (github.clientId === '') ctx.issue([...path, 'client_id'], 'is required when the github method is enabled');
+    if (github.clientSecret === '') ctx.issue([...path, 'client_secret'], 'is required when the github method is enabled');
+    if (github.redirectAddress === '') ctx.issue([...path, 'redirect_address'], 'is required when the github method is enabled');
+    if (github.allowedOrganizations.length > 0 && !github.scopes.includes('read:org')) {
+      ctx.issue([...path, 'scopes'], 'must include read:org when allowed_organizations is set');
+    }
+    for (const org of Object.keys(github.allowedTeams)) {
+      if (!github.allowedOrganizations.includes(org)) {
+        ctx.issue([...path, 'allowed_teams', org.toLowerCase()], `organization "${org}" is not listed in allowed_organizations`);
+      }
+    }
+  }
+
+  if (jwt.enabled) {
+    const path = [...methods, 'jwt'];
+    if (jwt.jwksUrl === '' && jwt.publicKeyFile === '') {
+      ctx.issue([...path, 'jwks_url'], 'one of jwks_url or public_key_file is required when the jwt method is enabled');
+    } else if (jwt.jwksUrl !== '' && jwt.publicKeyFile !== '') {
+      ctx.issue([...path, 'public_key_file'], 'cannot be set together with jwks_url; set exactly one');
+    } else if (jwt.jwksUrl !== '' && !URL.canParse(jwt.jwksUrl)) {
+      ctx.issue([...path, 'jwks_url'], 'must be an absolute URL');
+    } else if (jwt.publicKeyFile !== '' && !existsSync(resolve(ctx.cwd, jwt.publicKeyFile))) {
+      ctx.issue([...path, 'public_key_file'], `file ${jwt.publicKeyFile} does not exist`);
+    }
+  }
+
+  if (authn.exclude.metadata) {
+    ctx.warn(
+      'authentication.exclude.metadata is deprecated and has no effect: /meta cannot be excluded from authentication',
+    );
+  }
+}
+
+/** Go's url.Parse + split on ":" as Flipt does: scheme, port, path and user info dropped. */
+function hostOf(domain: string): string | undefined {
+  const rest = domain.includes('://') ? domain.slice(domain.indexOf('://') + 3) : domain;
+  const authority = rest.split(/[/?#]/)[0];
+  const host = authority.slice(authority.lastIndexOf('@') + 1).split(':')[0];
+  return host || undefined;
+}
+
+function checkAuthorization(config: FlagpoleConfig, ctx: RuleContext): void {
+  if (!config.authorization.required) return;
+  const alsoNeeds = config.authentication.required ? '' : ', and it would also need authentication.required: true';
+  ctx.issue(
+    ['authorization', 'required'],
+    `authorization is not supported by Flagpole yet (OPA/Rego policies are out of scope)${alsoNeeds}; set it to false`,
+  );
+}
+
+function checkAudit(config: FlagpoleConfig, ctx: RuleContext): void {
+  const { webhook, kafka } = config.audit.sinks;
+  const sinks = ['audit', 'sinks'];
+  if (webhook.enabled) {
+    if (webhook.url === '' && webhook.templates.length === 0) {
+      ctx.issue([...sinks, 'webhook', 'url'], 'or audit.sinks.webhook.templates is required when the webhook sink is enabled');
+    } else if (webhook.url !== '' && webhook.templates.length > 0) {
+      ctx.issue([...sinks, 'webhook', 'url'], 'cannot be set together with audit.sinks.webhook.templates');
+    }
+  }
+  if (kafka.enabled) {
+    if (kafka.topic === '') ctx.issue([...sinks, 'kafka', 'topic'], 'is required when the kafka sink is enabled');
+    if (kafka.bootstrapServers.length === 0) {
+      ctx.issue([...sinks, 'kafka', 'bootstrap_servers'], 'is required when the kafka sink is enabled');
+    }
+  }
+}
+
+function checkAnalytics(config: FlagpoleConfig, ctx: RuleContext): void {
+  const { clickhouse, prometheus } = config.analytics.storage;
+  if (clickhouse.enabled && clickhouse.url === '') {
+    ctx.issue(['analytics', 'storage', 'clickhouse', 'url'], 'is required when clickhouse analytics is enabled');
+  }
+  if (prometheus.enabled && prometheus.url === '') {
+    ctx.issue(['analytics', 'storage', 'prometheus', 'url'], 'is required when prometheus analytics is enabled');
+  }
+}
+
+/** One warning per section naming the keys that were changed from their defaults but do nothing in Flagpole. */
+function warnAboutInertSettings(config: FlagpoleConfig, ctx: RuleContext): void {
+  const bySection = new Map<string, string[]>();
+  collectInert(CONFIG_SCHEMA as unknown as AnySchema, config as unknown as Record<string, unknown>, [], bySection);
+  for (const [section, keys] of bySection) {
+    ctx.warn(`${keys.join(', ')}: accepted for compatibility with Flipt, but Flagpole does not act on ${section} settings yet`);
+  }
+}
+
+function collectInert(schema: AnySchema, values: Record<string, unknown>, path: string[], out: Map<string, string[]>): void {
+  for (const [property, field] of Object.entries(schema)) {
+    const fieldPath = [...path, yamlKey(property, field)];
+    const value = values[property];
+    if (field.kind === 'section') {
+      collectInert(field.fields, value as Record<string, unknown>, fieldPath, out);
+    } else if (field.kind !== 'map' && field.inert && JSON.stringify(value) !== JSON.stringify(field.default)) {
+      const section = fieldPath[0];
+      out.set(section, [...(out.get(section) ?? []), fieldPath.join('.')]);
+    }
+  }
+}

@@ -1,0 +1,509 @@
+/**
+ * Every configuration key: Flipt v1's keys, nesting and defaults (flipt-v1-facts §7.4, §7b, §8.2) plus Flagpole's
+ * additions. Property names are the `/meta/config` names; YAML keys and `FLAGPOLE_` variables derive from them.
+ * The compiler checks this tree against config.types.ts (Schema<FlagpoleConfig>): a key missing here, or described
+ * with the wrong type, does not build.
+ */
+import {
+  bool,
+  duration,
+  float,
+  int,
+  list,
+  listMap,
+  mapOf,
+  objectList,
+  oneOf,
+  port,
+  section,
+  secret,
+  str,
+  stringMap,
+  Schema,
+} from './config.fields';
+import type {
+  AuditConfig,
+  AuthenticationCleanupConfig,
+  AuthenticationConfig,
+  AuthorizationConfig,
+  FlagpoleConfig,
+  LogLevel,
+  OtlpExporterConfig,
+  StorageType,
+  TracingPropagator,
+} from './config.types';
+import { checkServiceAccountPattern } from './service-account-allow-list';
+
+export const LOG_LEVELS: readonly LogLevel[] = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'DPANIC', 'PANIC', 'FATAL'];
+export const STORAGE_TYPES: readonly StorageType[] = ['database', 'local', 'git', 'object', 'oci'];
+const PROPAGATORS: readonly TracingPropagator[] = ['tracecontext', 'baggage', 'b3', 'b3multi', 'jaeger', 'xray', 'ottrace', 'none'];
+
+type MethodName = keyof AuthenticationConfig['methods'];
+const enabled = (method: MethodName) => (c: FlagpoleConfig) => c.authentication.methods[method].enabled;
+
+/** Stored authentications of an enabled method are deleted `grace_period` after they expire, every `interval`. */
+const cleanup = (method: MethodName, stored = true) =>
+  section<AuthenticationCleanupConfig>(
+    stored
+      ? {
+          interval: duration('1h', 'How often expired authentications of this method are deleted; must be > 0.', {
+            defaultWhen: enabled(method),
+          }),
+          gracePeriod: duration('30m', 'How long after expiry an authentication is kept before deletion; must be > 0.', {
+            defaultWhen: enabled(method),
+          }),
+        }
+      : {
+          interval: duration('0s', 'Accepted for symmetry; JWT authentications are not stored, so nothing is cleaned up.'),
+          gracePeriod: duration('0s', 'Accepted for symmetry; see `interval`.'),
+        },
+    { viewIf: enabled(method) },
+  );
+
+const otlp = (what: string, inert: boolean, defaultEndpoint = ''): Schema<OtlpExporterConfig> => ({
+  endpoint: str(defaultEndpoint, `OTLP endpoint for ${what}.`, { inert }),
+  headers: stringMap('<HEADER>', `Headers sent to the OTLP endpoint (may carry API keys, so never shown).`, {
+    inert,
+    json: false,
+  }),
+});
+
+const audit: Schema<AuditConfig> = {
+  sinks: section({
+    log: section({
+      enabled: bool(false, 'Write audit events to a log.', { inert: true }),
+      file: str('', 'File for the audit log; empty = the main log.', { inert: true }),
+      encoding: oneOf(['', 'console', 'json'], '', 'Audit log encoding; empty = `log.encoding`.', { inert: true }),
+    }),
+    webhook: section({
+      enabled: bool(false, 'POST audit events to a webhook.', { inert: true, keepEmpty: true }),
+      url: str('', 'Webhook URL (exclusive with `templates`).', { inert: true }),
+      maxBackoffDuration: duration('15s', 'Longest retry back-off for a failing webhook.', { inert: true }),
+      signingSecret: secret('HMAC key; the signature goes in header `x-flipt-webhook-signature`.', { inert: true }),
+      templates: objectList(
+        {
+          url: str('', 'Destination URL.'),
+          body: str('', 'Body template.'),
+          headers: stringMap('<HEADER>', 'Headers to send.'),
+        },
+        'Webhook templates `[{url, body, headers}]` (exclusive with `url`); from the environment as a JSON array.',
+        { inert: true },
+      ),
+    }),
+    kafka: section({
+      enabled: bool(false, 'Send audit events to Kafka.', { inert: true }),
+      topic: str('', 'Kafka topic (required when enabled).', { inert: true }),
+      bootstrapServers: list([], 'Kafka bootstrap servers (required when enabled).', { inert: true }),
+      encoding: oneOf(['protobuf', 'avro'], 'protobuf', 'Message encoding.', { inert: true }),
+      authentication: section(
+        {
+          username: secret('Kafka SASL user name.', { inert: true }),
+          password: secret('Kafka SASL password.', { inert: true }),
+        },
+        { json: false },
+      ),
+      schemaRegistry: section({ url: secret('Schema registry URL (avro).', { inert: true }) }, { json: false }),
+      requireTLS: bool(false, 'Connect to Kafka over TLS.', { inert: true }),
+      insecureSkipTLS: bool(false, 'Skip TLS certificate verification.', { inert: true, json: false }),
+    }),
+  }),
+  buffer: section({
+    capacity: int(2, 'Audit events buffered before a flush (2..10).', { inert: true, min: 2, max: 10 }),
+    flushPeriod: duration('2m', 'Longest wait before buffered audit events are flushed (2m..5m).', {
+      inert: true,
+      min: 120_000,
+      max: 300_000,
+    }),
+  }),
+  events: list(['*:*'], 'Audited events as `resource:action` patterns.', { inert: true }),
+};
+
+const authorization: Schema<AuthorizationConfig> = {
+  required: bool(false, 'Enforce OPA/Rego authorization. Flagpole refuses `true`: authorization is not supported yet.', {
+    inert: true,
+  }),
+  backend: oneOf(['', 'local', 'bundle', 'object'], '', 'Policy source (`local` when required and unset).', { inert: true }),
+  local: section(
+    {
+      policy: section({
+        path: str('', 'Rego policy file.', { inert: true }),
+        pollInterval: duration('5m', 'How often the policy file is re-read.', { inert: true }),
+      }),
+      data: section({
+        path: str('', 'JSON data file for the policy.', { inert: true }),
+        pollInterval: duration('30s', 'How often the data file is re-read.', { inert: true }),
+      }),
+    },
+    { viewIf: (c) => c.authorization.required },
+  ),
+  bundle: section(
+    { configuration: str('', 'OPA bundle configuration.', { inert: true, json: false }) },
+    { viewIf: (c) => c.authorization.backend === 'bundle' },
+  ),
+  object: section(
+    {
+      type: oneOf(['s3'], 's3', 'Object store type.', { inert: true }),
+      s3: section({
+        bucket: str('', 'Bucket holding `bundle.tar.gz`.', { inert: true }),
+        prefix: str('', 'Key prefix in the bucket.', { inert: true }),
+        region: str('', 'Bucket region.', { inert: true }),
+        endpoint: str('', 'S3 endpoint override.', { inert: true }),
+      }),
+    },
+    { viewIf: (c) => c.authorization.backend === 'object' },
+  ),
+};
+
+const authentication: Schema<AuthenticationConfig> = {
+  required: bool(false, 'Require a credential on every API call except health, auth-method listing and login flows.', {
+    keepEmpty: true,
+  }),
+  exclude: section({
+    management: bool(false, 'Do not require authentication on the management API (`/api/v1/**`).'),
+    metadata: bool(false, 'Deprecated in Flipt and without effect: `/meta/*` cannot be excluded (a warning says so).'),
+    evaluation: bool(false, 'Do not require authentication on evaluation (`/evaluate/v1/**`, snapshots).'),
+    ofrep: bool(false, 'Do not require authentication on OFREP (`/ofrep/**`).'),
+  }),
+  session: section({
+    domain: str('', 'Cookie domain for browser sessions; required when `oidc` or `github` is enabled. Scheme and port are dropped.'),
+    secure: bool(false, 'Set the Secure flag on the session cookies (serve over HTTPS).'),
+    tokenLifetime: duration('24h', 'Lifetime of a client token created by a browser login (oidc, github).'),
+    stateLifetime: duration('10m', 'Lifetime of the login state cookie.'),
+    csrf: section({
+      key: secret('Turns cross-origin protection of the API on when non-empty (the value itself is not used).'),
+      secure: bool(true, 'Unused since Flipt 1.60; accepted for compatibility.', { inert: true }),
+      trustedOrigins: list([], 'Origins allowed to make cross-origin unsafe requests (e.g. `https://admin.example.com`).'),
+    }),
+  }),
+  methods: section({
+    token: section({
+      enabled: bool(false, 'Enable static client tokens (`/auth/v1/method/token`).'),
+      cleanup: cleanup('token'),
+      bootstrap: section(
+        {
+          token: secret('Client token created at first start when no token exists yet; empty = random (logged once).'),
+          expiration: duration('0s', 'Lifetime of the bootstrap token; 0 = never expires.'),
+          metadata: stringMap('<KEY>', 'Extra metadata on the bootstrap token (keys lower-cased).'),
+        },
+        { keepEmpty: true },
+      ),
+    }),
+    github: section({
+      enabled: bool(false, 'Enable GitHub OAuth login (`/auth/v1/method/github`).'),
+      cleanup: cleanup('github'),
+      serverUrl: str('https://github.com', 'GitHub server (GitHub Enterprise: its URL).'),
+      apiUrl: str('https://api.github.com', 'GitHub API URL.'),
+      clientId: secret('OAuth app client id (required when enabled).'),
+      clientSecret: secret('OAuth app client secret (required when enabled).'),
+      redirectAddress: str('', 'Public address of Flagpole that GitHub redirects back to (required when enabled).'),
+      scopes: list([], 'OAuth scopes to request; must include `read:org` when `allowed_organizations` is set.'),
+      allowedOrganizations: list([], 'Only members of these organizations may log in; empty = anyone.'),
+      allowedTeams: listMap('<ORG>', 'Per organization, the team slugs allowed to log in; each organization must be in `allowed_organizations`.'),
+    }),
+    oidc: section({
+      enabled: bool(false, 'Enable OpenID Connect login (`/auth/v1/method/oidc/{provider}`).'),
+      cleanup: cleanup('oidc'),
+      emailMatches: list([], 'Regular expressions; when set, an OIDC login is accepted only if its email matches one.', {
+        checkItem: (re) => {
+          try {
+            new RegExp(re);
+            return undefined;
+          } catch (e) {
+            return `is not a valid regular expression (${(e as Error).message})`;
+          }
+        },
+      }),
+      providers: mapOf(
+        '<PROVIDER>',
+        {
+          issuerURL: str('', 'The provider\'s issuer URL (OIDC discovery).'),
+          clientId: secret('Client id (required).'),
+          clientSecret: secret('Client secret (required).'),
+          redirectAddress: str('', 'Public address of Flagpole the provider redirects back to (required).'),
+          nonce: str('static', 'Nonce sent in the authorization request.'),
+          scopes: list([], 'Scopes to request from the provider.'),
+          usePKCE: bool(false, 'Use PKCE (S256) in the code exchange.'),
+        },
+        'OIDC providers by name; the name is lower-cased and appears in the login URLs.',
+      ),
+    }),
+    kubernetes: section({
+      enabled: bool(false, 'Enable Kubernetes service-account login (`/auth/v1/method/kubernetes/serviceaccount`).'),
+      cleanup: cleanup('kubernetes'),
+      discoveryURL: str('https://kubernetes.default.svc.cluster.local', 'Cluster API server serving OIDC discovery.', {
+        defaultWhen: enabled('kubernetes'),
+      }),
+      caPath: str('/var/run/secrets/kubernetes.io/serviceaccount/ca.crt', 'CA certificate trusted for the API server.', {
+        defaultWhen: enabled('kubernetes'),
+      }),
+      serviceAccountTokenPath: str(
+        '/var/run/secrets/kubernetes.io/serviceaccount/token',
+        'Flagpole\'s own service-account token, sent to the API server.',
+        { defaultWhen: enabled('kubernetes') },
+      ),
+      allowedServiceAccounts: list(
+        [],
+        'Flagpole addition: only service accounts matching one of these `namespace/name` patterns may log in (`*` = any run of characters within a part, e.g. `prod/*`, `*/flag-reader`); empty = any.',
+        { checkItem: checkServiceAccountPattern },
+      ),
+    }),
+    jwt: section({
+      enabled: bool(false, 'Accept externally issued JWTs (`Authorization: JWT <token>`); only checked when authentication is required.'),
+      cleanup: cleanup('jwt', false),
+      jwksUrl: secret('JWKS endpoint with the signing keys (exactly one of `jwks_url` / `public_key_file`).'),
+      publicKeyFile: secret('PEM public key file (exactly one of `jwks_url` / `public_key_file`).'),
+      validateClaims: section(
+        {
+          issuer: secret('Required `iss` claim, if set.'),
+          subject: secret('Required `sub` claim, if set.'),
+          audiences: list([], 'Accepted `aud` values (any of), if set.', { json: false }),
+        },
+        { json: false },
+      ),
+    }),
+  }),
+};
+
+export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
+  version: str('', 'Configuration format version; if set, must be `1.0`.', {
+    fromNumber: (n) => (Number.isInteger(n) ? n.toFixed(1) : String(n)),
+  }),
+  audit: section(audit),
+  authentication: section(authentication),
+  authorization: section(authorization),
+  cache: section({
+    enabled: bool(false, 'Cache evaluation data (snapshots, rules, flags).', { keepEmpty: true }),
+    backend: oneOf(['memory', 'redis'], 'memory', 'Cache backend; with `redis`, changes reach every instance within 1 s.'),
+    ttl: duration('1m', 'Lifetime of a cache entry.'),
+    memory: section({
+      evictionInterval: duration('5m', 'How often expired entries are evicted from the memory cache.'),
+    }),
+    redis: section({
+      host: str('localhost', 'Redis host.'),
+      port: port(6379, 'Redis port.'),
+      requireTLS: bool(false, 'Connect to Redis over TLS.'),
+      username: secret('Redis user name.'),
+      password: secret('Redis password.'),
+      db: int(0, 'Redis database number.'),
+      prefix: str('', 'Key prefix; empty = `flagpole`.'),
+      poolSize: int(0, 'Connection pool size; 0 = client default.', { keepEmpty: true }),
+      minIdleConn: int(0, 'Idle connections kept open; 0 = none.', { keepEmpty: true }),
+      connMaxIdleTime: duration('0s', 'Close connections idle this long; 0 = never.', { keepEmpty: true }),
+      netTimeout: duration('0s', 'Network read/write timeout; 0 = client default.', { keepEmpty: true }),
+      caCertBytes: secret('PEM CA certificate(s) to trust (exclusive with `ca_cert_path`).'),
+      caCertPath: secret('File with PEM CA certificate(s) to trust (exclusive with `ca_cert_bytes`).'),
+      insecureSkipTLS: bool(false, 'Skip TLS certificate verification.', { json: false }),
+      mode: oneOf(['single', 'cluster'], 'single', 'Single Redis server or Redis Cluster.'),
+    }),
+  }),
+  cors: section({
+    enabled: bool(false, 'Answer CORS preflights and add CORS headers.', { keepEmpty: true }),
+    allowedOrigins: list(['*'], 'Origins allowed by CORS.'),
+    allowedHeaders: list(
+      [
+        'Accept',
+        'Authorization',
+        'Content-Type',
+        'X-CSRF-Token',
+        'X-Fern-Language',
+        'X-Fern-SDK-Name',
+        'X-Fern-SDK-Version',
+        'X-Flipt-Namespace',
+        'X-Flipt-Accept-Server-Version',
+      ],
+      'Request headers allowed by CORS.',
+    ),
+  }),
+  db: section({
+    url: secret(
+      'Database URL: `file:/path/x.db` (SQLite), `postgres://…`, `mysql://…` (MySQL, MariaDB), `cockroach://…`. Default only when none of name/user/password/host/port/protocol is set.',
+      { defaultDoc: '`file:<data dir>/flagpole.db`' },
+    ),
+    maxIdleConn: int(2, 'Idle connections kept in the pool.'),
+    maxOpenConn: int(0, 'Most open connections; 0 = the pool default (SQLite always uses one).'),
+    connMaxLifetime: duration('0s', 'Retire pooled connections after this long; 0 = never.'),
+    name: str('', 'Database name (when `url` is empty).'),
+    user: secret('Database user (when `url` is empty).'),
+    password: secret('Database password (when `url` is empty).'),
+    host: str('', 'Database host (when `url` is empty).'),
+    port: port(0, 'Database port (when `url` is empty); 0 = the protocol\'s default.'),
+    protocol: oneOf(
+      ['', 'sqlite', 'file', 'libsql', 'postgres', 'mysql', 'cockroach', 'cockroachdb'],
+      '',
+      'Database protocol (when `url` is empty).',
+    ),
+    preparedStatementsEnabled: bool(true, 'Use prepared statements (turn off behind PgBouncer in transaction mode).'),
+  }),
+  diagnostics: section({
+    profiling: section({
+      enabled: bool(true, 'Flipt mounts Go pprof at `/debug`; Flagpole has no profiling endpoint.', { inert: true }),
+    }),
+  }),
+  experimental: section({}),
+  log: section({
+    level: oneOf(LOG_LEVELS, 'INFO', 'Log level (case-insensitive).'),
+    file: str('', 'Log to this file instead of standard error.'),
+    encoding: oneOf(['console', 'json'], 'console', 'Log line format.'),
+    grpcLevel: oneOf(LOG_LEVELS, 'ERROR', 'Log level of the gRPC server.'),
+    keys: section(
+      {
+        time: str('T', 'Name of the time field in JSON log lines.', { keepEmpty: true }),
+        level: str('L', 'Name of the level field in JSON log lines.', { keepEmpty: true }),
+        message: str('M', 'Name of the message field in JSON log lines.', { keepEmpty: true }),
+      },
+      { keepEmpty: true },
+    ),
+  }),
+  meta: section({
+    checkForUpdates: bool(true, 'Flipt checks GitHub for new releases; Flagpole never phones home.', {
+      inert: true,
+      keepEmpty: true,
+    }),
+    telemetryEnabled: bool(true, 'Flipt sends anonymous telemetry; Flagpole never phones home.', {
+      inert: true,
+      keepEmpty: true,
+    }),
+    stateDirectory: str('', 'Flipt keeps its telemetry state here; unused by Flagpole.', { inert: true }),
+  }),
+  analytics: section({
+    storage: section({
+      clickhouse: section({
+        enabled: bool(false, 'Store evaluation counts in ClickHouse.', { inert: true }),
+        url: secret('ClickHouse URL.', { inert: true }),
+      }),
+      prometheus: section({
+        enabled: bool(false, 'Read evaluation counts from Prometheus.', { inert: true }),
+        url: secret('Prometheus URL.', { inert: true }),
+        headers: stringMap('<HEADER>', 'Headers sent to Prometheus.', { inert: true, json: false }),
+      }),
+    }),
+    buffer: section({
+      flushPeriod: duration('10s', 'How often buffered analytics are flushed.', { inert: true }),
+    }),
+  }),
+  server: section({
+    host: str('0.0.0.0', 'Address to listen on.'),
+    protocol: oneOf(['http', 'https'], 'http', 'Serve HTTP, or HTTPS with `cert_file`/`cert_key`.'),
+    httpPort: port(8080, 'HTTP port (protocol `http`).'),
+    httpsPort: port(443, 'HTTPS port (protocol `https`).'),
+    grpcPort: port(9000, 'gRPC port (gRPC health service).'),
+    certFile: secret('TLS certificate file (required, and must exist, for `https`).'),
+    certKey: secret('TLS key file (required, and must exist, for `https`).'),
+    grpcConnMaxIdleTime: duration('0s', 'Close idle gRPC connections after this long; 0 = never.', { json: false }),
+    grpcConnMaxAge: duration('0s', 'Close gRPC connections older than this; 0 = never.', { json: false }),
+    grpcConnMaxAgeGrace: duration('0s', 'Grace period for in-flight calls when a connection is closed by age.', {
+      json: false,
+    }),
+  }),
+  storage: section({
+    type: oneOf(STORAGE_TYPES, 'database', 'Where flag state lives; Flagpole supports only `database`.'),
+    readOnly: bool(false, 'Reported to the UI as `storage.readOnly` in `/meta/info`.', { yaml: 'read_only', json: 'read_only' }),
+    local: section(
+      { path: str('.', 'Directory of flag state files.', { inert: true }) },
+      { viewIf: (c) => c.storage.type === 'local' },
+    ),
+    git: section(
+      {
+        repository: str('', 'Git repository URL.', { inert: true }),
+        ref: str('main', 'Branch, tag or commit to track.', { inert: true }),
+        refType: oneOf(['static', 'semver'], 'static', 'How `ref` is resolved.', { inert: true }),
+        directory: str('', 'Sub-directory holding the state files.', { inert: true }),
+        pollInterval: duration('30s', 'How often the repository is fetched.', { inert: true }),
+        backend: section({
+          type: oneOf(['memory', 'local'], 'memory', 'Where the clone lives.', { inert: true }),
+          path: str('', 'Clone directory for backend `local`.', { inert: true }),
+        }),
+        authentication: section(
+          {
+            basic: section({
+              username: secret('Git basic-auth user.', { inert: true }),
+              password: secret('Git basic-auth password.', { inert: true }),
+            }),
+            token: section({ accessToken: secret('Git access token.', { inert: true }) }),
+            ssh: section({
+              user: str('git', 'SSH user.', { inert: true, json: false }),
+              password: secret('SSH key password.', { inert: true }),
+              privateKeyBytes: secret('SSH private key.', { inert: true }),
+              privateKeyPath: secret('SSH private key file.', { inert: true }),
+              insecureIgnoreHostKey: bool(false, 'Skip SSH host key verification.', { inert: true, json: false }),
+            }),
+          },
+          { json: false },
+        ),
+        caCertBytes: secret('PEM CA certificate(s) for the Git server.', { inert: true }),
+        caCertPath: secret('File with PEM CA certificate(s) for the Git server.', { inert: true }),
+        insecureSkipTLS: bool(false, 'Skip TLS verification of the Git server.', { inert: true, json: false }),
+      },
+      { viewIf: (c) => c.storage.type === 'git' },
+    ),
+    object: section(
+      {
+        type: oneOf(['', 's3', 'azblob', 'googlecloud'], '', 'Object store type.', { inert: true }),
+        s3: section({
+          endpoint: str('', 'S3 endpoint override.', { inert: true }),
+          bucket: str('', 'Bucket.', { inert: true }),
+          prefix: str('', 'Key prefix.', { inert: true }),
+          region: str('', 'Region.', { inert: true }),
+          pollInterval: duration('1m', 'How often the bucket is read.', { inert: true }),
+        }),
+        azblob: section({
+          container: str('', 'Container.', { inert: true }),
+          endpoint: str('', 'Endpoint.', { inert: true }),
+          pollInterval: duration('1m', 'How often the container is read.', { inert: true }),
+        }),
+        googlecloud: section({
+          bucket: str('', 'Bucket.', { inert: true }),
+          prefix: str('', 'Key prefix.', { inert: true }),
+          pollInterval: duration('1m', 'How often the bucket is read.', { inert: true }),
+        }),
+      },
+      { viewIf: (c) => c.storage.type === 'object' },
+    ),
+    oci: section(
+      {
+        repository: str('', 'OCI repository `[<registry>/]<bundle>[:<tag>]`.', { inert: true }),
+        bundlesDirectory: str('', 'Local bundle directory.', { inert: true, json: 'bundles_directory' }),
+        authentication: section(
+          {
+            type: oneOf(['static', 'aws-ecr'], 'static', 'Registry credential type.', { inert: true }),
+            username: secret('Registry user.', { inert: true }),
+            password: secret('Registry password.', { inert: true }),
+          },
+          { json: false },
+        ),
+        pollInterval: duration('30s', 'How often the registry is polled.', { inert: true }),
+        manifestVersion: oneOf(['1.0', '1.1'], '1.1', 'OCI manifest version of pushed bundles.', { inert: true }),
+      },
+      { viewIf: (c) => c.storage.type === 'oci' },
+    ),
+  }),
+  metrics: section({
+    enabled: bool(true, 'Serve Prometheus metrics at `/metrics`.', { keepEmpty: true }),
+    exporter: oneOf(['prometheus', 'otlp'], 'prometheus', 'Metrics exporter; Flagpole serves only `prometheus` (`otlp` is accepted but not exported).'),
+    otlp: section(otlp('metrics (exporter `otlp`)', true), { viewIf: (c) => c.metrics.exporter === 'otlp' }),
+  }),
+  tracing: section({
+    enabled: bool(false, 'Export OpenTelemetry traces.', { inert: true }),
+    exporter: oneOf(['jaeger', 'zipkin', 'otlp'], 'jaeger', 'Trace exporter (`jaeger` is deprecated in Flipt).', { inert: true }),
+    samplingRatio: float(1, 'Fraction of requests traced (0..1).', { inert: true, min: 0, max: 1 }),
+    propagators: list<TracingPropagator>(['tracecontext', 'baggage'], 'Context propagators.', { inert: true, values: PROPAGATORS }),
+    jaeger: section({
+      host: str('localhost', 'Jaeger agent host.', { inert: true }),
+      port: port(6831, 'Jaeger agent port.', { inert: true }),
+    }),
+    zipkin: section({
+      endpoint: str('http://localhost:9411/api/v2/spans', 'Zipkin collector URL.', { inert: true }),
+    }),
+    otlp: section(otlp('traces', true, 'localhost:4317')),
+  }),
+  ui: section({
+    enabled: bool(true, 'Serve the web UI.', { keepEmpty: true }),
+    defaultTheme: oneOf(['system', 'dark', 'light'], 'system', 'Initial UI theme.'),
+    topbar: section({
+      color: str('', 'Top bar colour of the UI, `#rgb` or `#rrggbb`.', {
+        check: (v) => (/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(v) ? undefined : 'must be a colour like #aabbcc or #abc'),
+      }),
+      label: str('', 'Top bar label of the UI (e.g. the environment name).'),
+    }),
+  }),
+};

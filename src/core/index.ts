@@ -1,0 +1,75 @@
+/**
+ * Flagpole's evaluation core: pure functions over plain data, no framework and no I/O. The storage layer builds a
+ * NamespaceSource, compileSnapshot turns it into a Snapshot, and evaluations and the snapshot endpoint read that.
+ */
+export type * from './source';
+
+export { EvaluationError } from './errors';
+export type { EvaluationErrorKind } from './errors';
+
+export {
+  ComparisonType,
+  COMPARISON_TYPE_LABELS,
+  COMPARISON_TYPE_NAMES,
+  COMPARISON_TYPES_BY_NAME,
+  ENTITY_ID_PROPERTY,
+  isOperatorAllowed,
+  LIST_OPERATORS,
+  MAX_LIST_ITEMS,
+  NO_VALUE_OPERATORS,
+  Operator,
+  OPERATORS_BY_TYPE,
+  goTrimSpace,
+  normalizeDateTimeValue,
+  parseFliptDateTime,
+  parseGoBool,
+  parseGoFloat,
+} from './operators';
+export type { OperatorName } from './operators';
+
+export {
+  compileConstraint,
+  compileSegment,
+  matchConstraint,
+  matchSegment,
+  parseNumberList,
+  parseStringList,
+  SegmentMatchType,
+} from './constraints';
+export type { CompiledConstraint, CompiledSegment, ConstraintTest } from './constraints';
+
+export {
+  distributionBounds,
+  selectDistribution,
+  thresholdBucket,
+  THRESHOLD_BUCKET_COUNT,
+  variantBucket,
+  VARIANT_BUCKET_COUNT,
+} from './bucketing';
+
+export { compileSnapshot, FlagType, RolloutType, SegmentOperator } from './snapshot';
+export type {
+  CompiledDistribution,
+  CompiledFlag,
+  CompiledRollout,
+  CompiledRule,
+  CompiledSegmentRollout,
+  CompiledThreshold,
+  CompiledVariant,
+  Snapshot,
+} from './snapshot';
+
+export { evaluateBoolean, evaluateVariant, flagType } from './evaluate';
+export type { BooleanOutcome, EvaluationInput, Reason, VariantOutcome } from './evaluate';
+
+export { DEFAULT_ACCEPT_SERVER_VERSION, parseAcceptServerVersion, toSnapshotDocument } from './snapshot-document';
+export type {
+  SnapshotConstraintDocument,
+  SnapshotDistributionDocument,
+  SnapshotDocument,
+  SnapshotFlagDocument,
+  SnapshotRolloutDocument,
+  SnapshotRuleDocument,
+  SnapshotSegmentDocument,
+  Version,
+} from './snapshot-document';

@@ -1,0 +1,289 @@
+/**
+ * The body of `GET /internal/v1/evaluation/snapshot/namespace/{key}`: the namespace in the shape Flipt's
+ * client-side engines (@flipt-io/flipt-client-js and friends) deserialise and evaluate locally. Field names, field
+ * order and enum spellings follow Flipt v1's protojson output (facts §12.1, clients.md A3).
+ *
+ * Deliberate differences from Flipt v1.61.1, each so that client-side evaluation agrees with server-side evaluation:
+ * - Each rule is emitted once with all its segments (decisions.md item 1); Flipt repeats a rule with N segments N
+ *   times, together with N copies of its distributions, which moves the clients' bucket boundaries.
+ * - Only distributions with rollout > 0 are emitted — exactly those the server buckets over. A 0% distribution never
+ *   wins on the server. @flipt-io/flipt-client-js 0.5.1 skips them too (checked: a rule whose distributions are all
+ *   0% answers like one without distributions, a match on both sides), so for it nothing changes; leaving them out
+ *   protects any engine that does not skip them, where normalising shares by their sum (as 0.5.1 does, clients.md
+ *   A3.7) would divide by zero. Stored rollout values are emitted unchanged, so clients still disagree with the
+ *   server when a rule's rollouts add up to less than 100%: the server leaves the remaining buckets unmatched, the
+ *   engine stretches the shares over them.
+ * - Operators are emitted lower-cased, the form Flagpole matches on and the engines compare against.
+ * - Segments carry their real name and description (Flipt leaves both empty) and constraints always carry their id.
+ */
+import type { CompiledSegment } from './constraints';
+import { goTrimSpace } from './go-parsing';
+import { ComparisonType } from './operators';
+import {
+  type CompiledFlag,
+  type CompiledRollout,
+  type CompiledRule,
+  FlagType,
+  RolloutType,
+  SegmentOperator,
+  type Snapshot,
+} from './snapshot';
+
+export interface SnapshotConstraintDocument {
+  id: string;
+  type: string;
+  property: string;
+  operator: string;
+  value: string;
+}
+
+export interface SnapshotSegmentDocument {
+  key: string;
+  name: string;
+  description: string;
+  matchType: string;
+  constraints: SnapshotConstraintDocument[];
+}
+
+export interface SnapshotDistributionDocument {
+  id: string;
+  ruleId: string;
+  variantId: string;
+  variantKey: string;
+  variantAttachment: string;
+  rollout: number;
+}
+
+export interface SnapshotRuleDocument {
+  id: string;
+  segments: SnapshotSegmentDocument[];
+  rank: number;
+  segmentOperator: string;
+  distributions: SnapshotDistributionDocument[];
+}
+
+export interface SnapshotRolloutDocument {
+  type: string;
+  rank: number;
+  segment?: { value: boolean; segmentOperator: string; segments: SnapshotSegmentDocument[] };
+  threshold?: { percentage: number; value: boolean };
+}
+
+export interface SnapshotFlagDocument {
+  key: string;
+  name: string;
+  description: string;
+  enabled: boolean;
+  type: string;
+  createdAt: string;
+  updatedAt: string;
+  rules: SnapshotRuleDocument[];
+  rollouts: SnapshotRolloutDocument[];
+  defaultVariant?: { id: string; key: string; attachment: string };
+}
+
+export interface SnapshotDocument {
+  namespace: { key: string };
+  flags: SnapshotFlagDocument[];
+}
+
+/** A client that sends no `X-Flipt-Accept-Server-Version` predates the header, which arrived after 1.37.1. */
+export const DEFAULT_ACCEPT_SERVER_VERSION = '1.37.1';
+
+/** [major, minor, patch, isPrerelease] */
+export type Version = readonly [number, number, number, boolean];
+
+const ENTITY_ID_MIN_VERSION: Version = [1, 38, 0, false];
+const DEFAULT_VARIANT_MIN_VERSION: Version = [1, 47, 0, false];
+const FALLBACK_VERSION: Version = [1, 37, 1, false];
+
+const CONSTRAINT_TYPE_NAMES: Readonly<Record<number, string>> = Object.freeze({
+  [ComparisonType.STRING]: 'STRING_CONSTRAINT_COMPARISON_TYPE',
+  [ComparisonType.NUMBER]: 'NUMBER_CONSTRAINT_COMPARISON_TYPE',
+  [ComparisonType.BOOLEAN]: 'BOOLEAN_CONSTRAINT_COMPARISON_TYPE',
+  [ComparisonType.DATETIME]: 'DATETIME_CONSTRAINT_COMPARISON_TYPE',
+  [ComparisonType.ENTITY_ID]: 'ENTITY_ID_CONSTRAINT_COMPARISON_TYPE',
+});
+const UNKNOWN_CONSTRAINT_TYPE = 'UNKNOWN_CONSTRAINT_COMPARISON_TYPE';
+
+const NUMERIC = /^[0-9]+$/;
+const ALPHANUMERIC = /^[0-9A-Za-z-]+$/;
+
+function parseNumericPart(part: string): number | null {
+  if (!NUMERIC.test(part) || (part.length > 1 && part.startsWith('0'))) return null;
+  return Number(part);
+}
+
+/** Strict semver 2.0 (what blang/semver's Parse accepts). */
+function parseStrictSemver(s: string): Version | null {
+  const parts = s.split('.');
+  if (parts.length < 3) return null;
+  const major = parseNumericPart(parts[0]);
+  const minor = parseNumericPart(parts[1]);
+  let rest = parts.slice(2).join('.');
+  if (major === null || minor === null) return null;
+
+  const plus = rest.indexOf('+');
+  if (plus >= 0) {
+    if (!rest.slice(plus + 1).split('.').every((id) => ALPHANUMERIC.test(id))) return null;
+    rest = rest.slice(0, plus);
+  }
+  let prerelease = false;
+  const dash = rest.indexOf('-');
+  if (dash >= 0) {
+    const ids = rest.slice(dash + 1).split('.');
+    const valid = ids.every((id) => ALPHANUMERIC.test(id) && !(NUMERIC.test(id) && id.length > 1 && id.startsWith('0')));
+    if (!valid) return null;
+    prerelease = true;
+    rest = rest.slice(0, dash);
+  }
+  const patch = parseNumericPart(rest);
+  return patch === null ? null : [major, minor, patch, prerelease];
+}
+
+/**
+ * blang/semver's ParseTolerant, which Flipt applies to `X-Flipt-Accept-Server-Version`: trims spaces, drops a
+ * leading `v` and leading zeros, and completes `1.47` to `1.47.0`. Anything unparsable counts as 1.37.1.
+ */
+export function parseAcceptServerVersion(header: string | undefined): Version {
+  if (header === undefined || header === '') return FALLBACK_VERSION;
+  let s = goTrimSpace(header);
+  if (s.startsWith('v')) s = s.slice(1);
+  const first = s.indexOf('.');
+  const second = first < 0 ? -1 : s.indexOf('.', first + 1);
+  const parts = first < 0 ? [s] : second < 0 ? [s.slice(0, first), s.slice(first + 1)] : [s.slice(0, first), s.slice(first + 1, second), s.slice(second + 1)];
+  for (let i = 0; i < parts.length; i++) {
+    if (parts[i].length > 1) {
+      let p = parts[i].replace(/^0+/, '');
+      if (p === '' || !(p.charCodeAt(0) >= 0x30 && p.charCodeAt(0) <= 0x39)) p = '0' + p;
+      parts[i] = p;
+    }
+  }
+  if (parts.length < 3) {
+    if (/[+-]/.test(parts[parts.length - 1])) return FALLBACK_VERSION;
+    while (parts.length < 3) parts.push('0');
+  }
+  return parseStrictSemver(parts.join('.')) ?? FALLBACK_VERSION;
+}
+
+function isBefore(v: Version, min: Version): boolean {
+  for (let i = 0; i < 3; i++) {
+    if (v[i] !== min[i]) return (v[i] as number) < (min[i] as number);
+  }
+  // 1.47.0-rc.1 precedes 1.47.0
+  return v[3] && !min[3];
+}
+
+interface DocumentOptions {
+  entityIdConstraints: boolean;
+  defaultVariants: boolean;
+}
+
+class DocumentBuilder {
+  /** Segments shared by several rules/rollouts are built once, as Flipt does. */
+  private readonly segments = new Map<CompiledSegment, SnapshotSegmentDocument>();
+
+  constructor(private readonly options: DocumentOptions) {}
+
+  flag(flag: CompiledFlag): SnapshotFlagDocument {
+    const doc: SnapshotFlagDocument = {
+      key: flag.key,
+      name: flag.name,
+      description: flag.description,
+      enabled: flag.enabled,
+      type: flag.type === FlagType.BOOLEAN ? 'BOOLEAN_FLAG_TYPE' : 'VARIANT_FLAG_TYPE',
+      createdAt: flag.createdAt,
+      updatedAt: flag.updatedAt,
+      rules: flag.rules.map((r) => this.rule(r)),
+      rollouts: flag.rollouts.map((r) => this.rollout(r)),
+    };
+    if (flag.defaultVariant && this.options.defaultVariants) {
+      const { id, key, attachment } = flag.defaultVariant;
+      doc.defaultVariant = { id, key, attachment };
+    }
+    return doc;
+  }
+
+  private rule(rule: CompiledRule): SnapshotRuleDocument {
+    return {
+      id: rule.id,
+      segments: rule.segments.map((s) => this.segment(s)),
+      rank: rule.rank,
+      segmentOperator: segmentOperatorName(rule.segmentOperator),
+      distributions: rule.distributions.map((d) => ({
+        id: '',
+        ruleId: '',
+        variantId: d.variantId,
+        variantKey: d.variantKey,
+        variantAttachment: d.variantAttachment,
+        rollout: d.rollout,
+      })),
+    };
+  }
+
+  private rollout(rollout: CompiledRollout): SnapshotRolloutDocument {
+    const doc: SnapshotRolloutDocument = { type: rolloutTypeName(rollout.type), rank: rollout.rank };
+    if (rollout.threshold) {
+      doc.threshold = { percentage: rollout.threshold.percentage, value: rollout.threshold.value };
+    } else if (rollout.segment) {
+      doc.segment = {
+        value: rollout.segment.value,
+        segmentOperator: segmentOperatorName(rollout.segment.segmentOperator),
+        segments: rollout.segment.segments.map((s) => this.segment(s)),
+      };
+    }
+    return doc;
+  }
+
+  private segment(segment: CompiledSegment): SnapshotSegmentDocument {
+    let doc = this.segments.get(segment);
+    if (!doc) {
+      doc = {
+        key: segment.key,
+        name: segment.name,
+        description: segment.description,
+        // Flipt maps anything but ALL to ANY here.
+        matchType: segment.matchType === 0 ? 'ALL_SEGMENT_MATCH_TYPE' : 'ANY_SEGMENT_MATCH_TYPE',
+        constraints: segment.constraints.map((c) => ({
+          id: c.id,
+          type: this.constraintTypeName(c.type),
+          property: c.property,
+          operator: c.operator,
+          value: c.value,
+        })),
+      };
+      this.segments.set(segment, doc);
+    }
+    return doc;
+  }
+
+  /** Clients older than 1.38.0 cannot read ENTITY_ID; UNKNOWN makes their segment fail instead of their parse. */
+  private constraintTypeName(type: number): string {
+    if (type === ComparisonType.ENTITY_ID && !this.options.entityIdConstraints) return UNKNOWN_CONSTRAINT_TYPE;
+    return CONSTRAINT_TYPE_NAMES[type] ?? UNKNOWN_CONSTRAINT_TYPE;
+  }
+}
+
+function segmentOperatorName(operator: number): string {
+  return operator === SegmentOperator.AND ? 'AND_SEGMENT_OPERATOR' : 'OR_SEGMENT_OPERATOR';
+}
+
+function rolloutTypeName(type: number): string {
+  if (type === RolloutType.SEGMENT) return 'SEGMENT_ROLLOUT_TYPE';
+  if (type === RolloutType.THRESHOLD) return 'THRESHOLD_ROLLOUT_TYPE';
+  return 'UNKNOWN_ROLLOUT_TYPE';
+}
+
+/**
+ * Builds the snapshot document for a client that sent `acceptServerVersion` as its X-Flipt-Accept-Server-Version
+ * header (undefined when absent): before 1.38.0 ENTITY_ID constraints read as UNKNOWN, before 1.47.0 default
+ * variants are left out. Rules and rollouts appear in rank order because the engines take array order as rank.
+ */
+export function toSnapshotDocument(s: Snapshot, acceptServerVersion: string | undefined): SnapshotDocument {
+  const version = parseAcceptServerVersion(acceptServerVersion);
+  const builder = new DocumentBuilder({
+    entityIdConstraints: !isBefore(version, ENTITY_ID_MIN_VERSION),
+    defaultVariants: !isBefore(version, DEFAULT_VARIANT_MIN_VERSION),
+  });
+  return { namespace: { key: s.key }, flags: s.flagsInOrder.map((f) => builder.flag(f)) };
+}

@@ -1,0 +1,73 @@
+/**
+ * Hand-written parsing of evaluation bodies: the checks class-validator would make, without its per-request
+ * reflection. Accepts protobuf JSON's spellings (camelCase or snake_case, null = absent, null map value = "").
+ */
+import { InvalidError } from '../common/errors';
+
+export interface ParsedEvaluation {
+  requestId: string;
+  namespaceKey: string;
+  flagKey: string;
+  entityId: string;
+  context: Record<string, string>;
+}
+
+const BAD = 'invalid values for key(s) in json body';
+
+export function asObject(body: unknown, where = 'request'): Record<string, unknown> {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw new InvalidError(`${BAD}: the ${where} must be a JSON object`);
+  return body as Record<string, unknown>;
+}
+
+/** The field under its JSON name, else its proto name; null counts as absent. */
+function field(o: Record<string, unknown>, camel: string, snake: string): unknown {
+  const v = o[camel];
+  return v === undefined || v === null ? o[snake] ?? undefined : v;
+}
+
+export function stringField(o: Record<string, unknown>, camel: string, snake = camel): string {
+  const v = field(o, camel, snake);
+  if (v === undefined || v === null) return '';
+  if (typeof v !== 'string') throw new InvalidError(`${BAD}: ${camel} must be a string`);
+  return v;
+}
+
+export function boolField(o: Record<string, unknown>, camel: string, snake = camel): boolean {
+  const v = field(o, camel, snake);
+  if (v === undefined || v === null) return false;
+  if (typeof v !== 'boolean') throw new InvalidError(`${BAD}: ${camel} must be a boolean`);
+  return v;
+}
+
+export function listField(o: Record<string, unknown>, camel: string, snake = camel): unknown[] {
+  const v = field(o, camel, snake);
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw new InvalidError(`${BAD}: ${camel} must be a list`);
+  return v;
+}
+
+function contextField(o: Record<string, unknown>): Record<string, string> {
+  const v = o.context;
+  if (v === undefined || v === null) return {};
+  if (typeof v !== 'object' || Array.isArray(v)) throw new InvalidError(`${BAD}: context must be an object with string values`);
+  const ctx = v as Record<string, unknown>;
+  for (const k in ctx) {
+    const value = ctx[k];
+    if (typeof value === 'string') continue;
+    if (value === null) ctx[k] = '';
+    else throw new InvalidError(`${BAD}: context.${k} must be a string`);
+  }
+  return ctx as Record<string, string>;
+}
+
+export function parseEvaluation(body: unknown, where?: string): ParsedEvaluation {
+  const o = asObject(body, where);
+  return {
+    requestId: stringField(o, 'requestId', 'request_id'),
+    namespaceKey: stringField(o, 'namespaceKey', 'namespace_key'),
+    flagKey: stringField(o, 'flagKey', 'flag_key'),
+    entityId: stringField(o, 'entityId', 'entity_id'),
+    context: contextField(o),
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * Evaluation request and response shapes, for Swagger. The evaluation routes parse bodies by hand
+ * (evaluation-request.ts) instead of through class-validator: they are the hot path.
+ */
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+const REASONS = ['UNKNOWN_EVALUATION_REASON', 'FLAG_DISABLED_EVALUATION_REASON', 'MATCH_EVALUATION_REASON', 'DEFAULT_EVALUATION_REASON'];
+
+export class EvaluationRequest {
+  @ApiPropertyOptional({ description: 'Echoed back; generated when absent' }) requestId?: string;
+  @ApiPropertyOptional({ description: 'Default `default`' }) namespaceKey?: string;
+  @ApiProperty({ example: 'new-checkout' }) flagKey!: string;
+  @ApiProperty({ example: 'user-42' }) entityId!: string;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, example: { plan: 'pro' } }) context!: Record<string, string>;
+  @ApiPropertyOptional({ description: 'Ignored (declarative backends only)' }) reference?: string;
+}
+
+export class BatchEvaluationRequest {
+  @ApiPropertyOptional() requestId?: string;
+  @ApiProperty({ type: [EvaluationRequest] }) requests!: EvaluationRequest[];
+  @ApiPropertyOptional() reference?: string;
+}
+
+export class VariantEvaluationResponse {
+  @ApiProperty() match!: boolean;
+  @ApiProperty({ type: [String] }) segmentKeys!: string[];
+  @ApiProperty({ enum: REASONS }) reason!: string;
+  @ApiProperty() variantKey!: string;
+  @ApiProperty() variantAttachment!: string;
+  @ApiProperty() requestId!: string;
+  @ApiProperty() requestDurationMillis!: number;
+  @ApiProperty({ format: 'date-time' }) timestamp!: string;
+  @ApiProperty() flagKey!: string;
+}
+
+export class BooleanEvaluationResponse {
+  @ApiProperty() enabled!: boolean;
+  @ApiProperty({ enum: REASONS.filter((r) => r !== 'FLAG_DISABLED_EVALUATION_REASON') }) reason!: string;
+  @ApiProperty() requestId!: string;
+  @ApiProperty() requestDurationMillis!: number;
+  @ApiProperty({ format: 'date-time' }) timestamp!: string;
+  @ApiProperty() flagKey!: string;
+  @ApiProperty({ type: [String] }) segmentKeys!: string[];
+}
+
+export class ErrorEvaluationResponse {
+  @ApiProperty() flagKey!: string;
+  @ApiProperty() namespaceKey!: string;
+  @ApiProperty({ enum: ['UNKNOWN_ERROR_EVALUATION_REASON', 'NOT_FOUND_ERROR_EVALUATION_REASON'] }) reason!: string;
+}
+
+export class EvaluationResponse {
+  @ApiProperty({ enum: ['VARIANT_EVALUATION_RESPONSE_TYPE', 'BOOLEAN_EVALUATION_RESPONSE_TYPE', 'ERROR_EVALUATION_RESPONSE_TYPE'] })
+  type!: string;
+  @ApiPropertyOptional({ type: BooleanEvaluationResponse }) booleanResponse?: BooleanEvaluationResponse;
+  @ApiPropertyOptional({ type: VariantEvaluationResponse }) variantResponse?: VariantEvaluationResponse;
+  @ApiPropertyOptional({ type: ErrorEvaluationResponse }) errorResponse?: ErrorEvaluationResponse;
+}
+
+export class BatchEvaluationResponse {
+  @ApiProperty() requestId!: string;
+  @ApiProperty({ type: [EvaluationResponse] }) responses!: EvaluationResponse[];
+  @ApiProperty() requestDurationMillis!: number;
+}
+
+export class LegacyEvaluationRequest {
+  @ApiPropertyOptional() requestId?: string;
+  @ApiProperty() flagKey!: string;
+  @ApiProperty() entityId!: string;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) context!: Record<string, string>;
+  @ApiPropertyOptional() namespaceKey?: string;
+}
+
+export class LegacyBatchEvaluationRequest {
+  @ApiPropertyOptional() requestId?: string;
+  @ApiProperty({ type: [LegacyEvaluationRequest] }) requests!: LegacyEvaluationRequest[];
+  @ApiPropertyOptional({ description: 'Skip unknown flags instead of failing the batch' }) excludeNotFound?: boolean;
+  @ApiPropertyOptional() namespaceKey?: string;
+}
+
+export class LegacyEvaluationResponse {
+  @ApiProperty() requestId!: string;
+  @ApiProperty() entityId!: string;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) requestContext!: Record<string, string>;
+  @ApiProperty() match!: boolean;
+  @ApiProperty() flagKey!: string;
+  @ApiProperty({ description: 'Deprecated: the first matched segment' }) segmentKey!: string;
+  @ApiProperty({ format: 'date-time' }) timestamp!: string;
+  @ApiProperty({ description: 'The variant key' }) value!: string;
+  @ApiProperty() requestDurationMillis!: number;
+  @ApiProperty() attachment!: string;
+  @ApiProperty({ enum: [...REASONS, 'FLAG_NOT_FOUND_EVALUATION_REASON', 'ERROR_EVALUATION_REASON'] }) reason!: string;
+  @ApiProperty() namespaceKey!: string;
+  @ApiProperty({ type: [String] }) segmentKeys!: string[];
+}
+
+export class LegacyBatchEvaluationResponse {
+  @ApiProperty() requestId!: string;
+  @ApiProperty({ type: [LegacyEvaluationResponse] }) responses!: LegacyEvaluationResponse[];
+  @ApiProperty() requestDurationMillis!: number;
+}

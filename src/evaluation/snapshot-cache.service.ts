@@ -1,0 +1,83 @@
+/**
+ * One compiled snapshot per namespace, held in memory: evaluations never query the database. A write to a
+ * namespace (announced through NamespaceChanges, locally or from another instance) marks its snapshot stale; the
+ * next evaluation reloads it. If the reload fails (database down), the stale snapshot keeps answering.
+ */
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { compileSnapshot, type Snapshot } from '../core';
+import { Database } from '../storage/database.service';
+import { NamespaceChanges } from '../storage/namespace-changes';
+import { loadNamespaceSource } from './snapshot-loader';
+
+interface Entry {
+  snapshot: Snapshot | null;
+  /** Bumped by every change notification; a load started under an older generation is not trusted as fresh. */
+  generation: number;
+  stale: boolean;
+  loading: Promise<Snapshot> | null;
+}
+
+@Injectable()
+export class SnapshotCache implements OnModuleDestroy {
+  private readonly logger = new Logger('SnapshotCache');
+  private readonly entries = new Map<string, Entry>();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly db: Database,
+    changes: NamespaceChanges,
+  ) {
+    this.unsubscribe = changes.subscribe((ns) => this.invalidate(ns));
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe();
+  }
+
+  /** The namespace's current snapshot; synchronous-fast when cached and fresh. */
+  get(namespaceKey: string): Snapshot | Promise<Snapshot> {
+    const entry = this.entries.get(namespaceKey);
+    if (entry?.snapshot && !entry.stale) return entry.snapshot;
+    return this.load(namespaceKey, entry);
+  }
+
+  invalidate(namespaceKey: string): void {
+    const entry = this.entries.get(namespaceKey);
+    if (!entry) return;
+    entry.generation++;
+    entry.stale = true;
+  }
+
+  private load(namespaceKey: string, existing: Entry | undefined): Promise<Snapshot> {
+    const entry: Entry = existing ?? { snapshot: null, generation: 0, stale: true, loading: null };
+    if (entry.loading) return entry.loading;
+    const generation = entry.generation;
+    entry.loading = this.compile(namespaceKey)
+      .then((snapshot) => {
+        if (snapshot === null) {
+          // Unknown namespaces are not cached (their number is unbounded); an empty snapshot answers "not found".
+          this.entries.delete(namespaceKey);
+          return compileSnapshot({ key: namespaceKey, version: '', flags: [], segments: [] });
+        }
+        entry.snapshot = snapshot;
+        entry.stale = entry.generation !== generation;
+        this.entries.set(namespaceKey, entry);
+        return snapshot;
+      })
+      .catch((e: Error) => {
+        if (!entry.snapshot) throw e;
+        this.logger.warn(`serving the last snapshot of namespace "${namespaceKey}": reload failed: ${e.message}`);
+        return entry.snapshot;
+      })
+      .finally(() => {
+        entry.loading = null;
+      });
+    if (!existing) this.entries.set(namespaceKey, entry);
+    return entry.loading;
+  }
+
+  private async compile(namespaceKey: string): Promise<Snapshot | null> {
+    const source = await this.db.read((em) => loadNamespaceSource(em, namespaceKey));
+    return source ? compileSnapshot(source) : null;
+  }
+}

@@ -1,0 +1,97 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { BoolField, EnumField, ObjectField, StringField } from '../common/dto-fields';
+import { FlagType } from './flag.entity';
+
+export const FLAG_TYPE_NAMES = { VARIANT_FLAG_TYPE: FlagType.VARIANT, BOOLEAN_FLAG_TYPE: FlagType.BOOLEAN };
+
+export class CreateFlagRequest {
+  @StringField({ required: true, example: 'new-checkout' })
+  key?: string;
+
+  @StringField({ required: true, example: 'New checkout' })
+  name?: string;
+
+  @StringField()
+  description?: string;
+
+  @BoolField()
+  enabled?: boolean;
+
+  @EnumField(FLAG_TYPE_NAMES, { description: 'Default VARIANT_FLAG_TYPE' })
+  type?: FlagType;
+
+  @ObjectField({ description: 'Free-form JSON object' })
+  metadata?: Record<string, unknown>;
+
+  @StringField({ description: 'Legacy routes only' })
+  namespaceKey?: string;
+}
+
+export class UpdateFlagRequest {
+  @StringField({ required: true })
+  name?: string;
+
+  @StringField()
+  description?: string;
+
+  @BoolField()
+  enabled?: boolean;
+
+  @StringField({ description: 'Id of one of the flag\'s variants; empty clears the default variant' })
+  defaultVariantId?: string;
+
+  @ObjectField({ description: 'Absent: unchanged; {}: cleared; object: replaced' })
+  metadata?: Record<string, unknown>;
+
+  @StringField({ description: 'Legacy routes only' })
+  namespaceKey?: string;
+}
+
+export class VariantRequest {
+  @StringField({ required: true, example: 'blue' })
+  key?: string;
+
+  @StringField()
+  name?: string;
+
+  @StringField()
+  description?: string;
+
+  @StringField({ description: 'JSON text, at most 1000 KB', example: '{"color":"blue"}' })
+  attachment?: string;
+
+  @StringField({ description: 'Legacy routes only' })
+  namespaceKey?: string;
+}
+
+export class VariantResponse {
+  @ApiProperty() id!: string;
+  @ApiProperty() flagKey!: string;
+  @ApiProperty() key!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() description!: string;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+  @ApiProperty({ description: 'JSON text or ""' }) attachment!: string;
+  @ApiProperty() namespaceKey!: string;
+}
+
+export class FlagResponse {
+  @ApiProperty() key!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() description!: string;
+  @ApiProperty() enabled!: boolean;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+  @ApiProperty({ type: [VariantResponse] }) variants!: VariantResponse[];
+  @ApiProperty() namespaceKey!: string;
+  @ApiProperty({ enum: Object.keys(FLAG_TYPE_NAMES) }) type!: string;
+  @ApiPropertyOptional({ type: VariantResponse }) defaultVariant?: VariantResponse;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) metadata?: Record<string, unknown>;
+}
+
+export class FlagListResponse {
+  @ApiProperty({ type: [FlagResponse] }) flags!: FlagResponse[];
+  @ApiProperty() nextPageToken!: string;
+  @ApiProperty() totalCount!: number;
+}

@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { InvalidError, NotFoundError } from '../common/errors';
+import { cutPage, PageRequest, resolvePage } from '../common/pagination';
+import { maxLength, maxText, requireField, requireKey } from '../common/validation';
+import { findNamespace } from '../namespaces/namespaces.service';
+import { now } from '../storage/columns';
+import { Database } from '../storage/database.service';
+import type { CreateFlagRequest, FlagListResponse, FlagResponse, UpdateFlagRequest } from './flag.dto';
+import { Flag, FlagType } from './flag.entity';
+import { toFlagResponse } from './flag.mapper';
+
+export function flagRef(namespaceKey: string, key: string): string {
+  return `flag ${JSON.stringify(`${namespaceKey}/${key}`)}`;
+}
+
+/** Loads a flag (with its variants when asked) or throws Flipt's `flag "<ns>/<key>" not found`. */
+export async function findFlag(em: EntityManager, namespaceKey: string, key: string, withVariants = false): Promise<Flag> {
+  const flag = await em.findOne(Flag, { namespace: namespaceKey, key }, withVariants ? { populate: ['variants'] } : {});
+  if (!flag) throw new NotFoundError(flagRef(namespaceKey, key));
+  return flag;
+}
+
+@Injectable()
+export class FlagsService {
+  constructor(private readonly db: Database) {}
+
+  get(namespaceKey: string, key: string): Promise<FlagResponse> {
+    requireField('key', key);
+    return this.db.read(async (em) => toFlagResponse(await findFlag(em, namespaceKey, key, true), 'stored'));
+  }
+
+  list(namespaceKey: string, req: PageRequest): Promise<FlagListResponse> {
+    const page = resolvePage(req, { requireLimit: true });
+    return this.db.read(async (em) => {
+      const where = { namespace: namespaceKey };
+      const [rows, totalCount] = await Promise.all([
+        em.find(Flag, where, {
+          populate: ['variants'],
+          orderBy: { createdAt: 'asc', key: 'asc' },
+          offset: page.offset,
+          ...(page.limit ? { limit: page.limit + 1 } : {}),
+        }),
+        em.count(Flag, where),
+      ]);
+      const { items, nextPageToken } = cutPage(rows, page, (f) => f.key);
+      return { flags: items.map((f) => toFlagResponse(f, 'always')), nextPageToken, totalCount };
+    });
+  }
+
+  async create(namespaceKey: string, req: CreateFlagRequest): Promise<FlagResponse> {
+    const key = requireKey('key', req.key);
+    const name = maxLength('name', requireField('name', req.name));
+    const description = maxText('description', req.description);
+    const metadata = req.metadata !== undefined && Object.keys(req.metadata).length > 0 ? JSON.stringify(req.metadata) : null;
+    try {
+      return await this.db.write(namespaceKey, async (em) => {
+        const namespace = await findNamespace(em, namespaceKey);
+        if (await em.count(Flag, { namespace: namespaceKey, key })) throw notUnique(namespaceKey, key);
+        const t = now();
+        const flag = em.create(Flag, {
+          id: randomUUID(), namespace, key, name, description, enabled: req.enabled ?? false,
+          type: req.type ?? FlagType.VARIANT, metadata, defaultVariantId: null, createdAt: t, updatedAt: t,
+        });
+        await em.flush();
+        const out = toFlagResponse(flag, 'stored');
+        if (req.metadata !== undefined) out.metadata = req.metadata;
+        return out;
+      });
+    } catch (e) {
+      if (e instanceof UniqueConstraintViolationException) throw notUnique(namespaceKey, key);
+      throw e;
+    }
+  }
+
+  update(namespaceKey: string, key: string, req: UpdateFlagRequest): Promise<FlagResponse> {
+    requireField('key', key);
+    const name = maxLength('name', requireField('name', req.name));
+    const description = maxText('description', req.description);
+    return this.db.write(namespaceKey, async (em) => {
+      const flag = await findFlag(em, namespaceKey, key, true);
+      const defaultVariantId = req.defaultVariantId || null;
+      if (defaultVariantId && !flag.variants.getItems().some((v) => v.id === defaultVariantId)) {
+        throw new InvalidError(`variant ${JSON.stringify(defaultVariantId)} not found for ${flagRef(namespaceKey, key)}`);
+      }
+      flag.name = name;
+      flag.description = description;
+      flag.enabled = req.enabled ?? false;
+      flag.defaultVariantId = defaultVariantId;
+      if (req.metadata !== undefined) {
+        flag.metadata = Object.keys(req.metadata).length > 0 ? JSON.stringify(req.metadata) : null;
+      }
+      flag.updatedAt = now();
+      await em.flush();
+      return toFlagResponse(flag, 'stored');
+    });
+  }
+
+  async delete(namespaceKey: string, key: string): Promise<void> {
+    requireField('key', key);
+    // Rules, distributions, variants and rollouts go with it (foreign keys cascade).
+    await this.db.write(namespaceKey, (em) => em.nativeDelete(Flag, { namespace: namespaceKey, key }));
+  }
+}
+
+function notUnique(namespaceKey: string, key: string): InvalidError {
+  return new InvalidError(`${flagRef(namespaceKey, key)} is not unique`);
+}

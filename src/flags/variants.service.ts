@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { InvalidError, NotFoundError, ValidationError } from '../common/errors';
+import { compactJson, isJson } from '../common/json-text';
+import { maxLength, maxText, requireField } from '../common/validation';
+import { now } from '../storage/columns';
+import { Database } from '../storage/database.service';
+import type { VariantRequest, VariantResponse } from './flag.dto';
+import { Flag } from './flag.entity';
+import { toVariantResponse } from './flag.mapper';
+import { findFlag, flagRef } from './flags.service';
+import { Variant } from './variant.entity';
+
+const MAX_ATTACHMENT_BYTES = 1000 * 1024;
+
+@Injectable()
+export class VariantsService {
+  constructor(private readonly db: Database) {}
+
+  async create(namespaceKey: string, flagKey: string, req: VariantRequest): Promise<VariantResponse> {
+    const input = validate(flagKey, req);
+    return this.unique(namespaceKey, flagKey, input.key, () =>
+      this.db.write(namespaceKey, async (em) => {
+        const flag = await findFlag(em, namespaceKey, flagKey);
+        await this.assertKeyFree(em, flag, input.key, namespaceKey);
+        const t = now();
+        const variant = em.create(Variant, { id: randomUUID(), flag, ...input, createdAt: t, updatedAt: t });
+        await em.flush();
+        return toVariantResponse(variant, namespaceKey, flagKey);
+      }),
+    );
+  }
+
+  async update(namespaceKey: string, flagKey: string, id: string, req: VariantRequest): Promise<VariantResponse> {
+    requireField('id', id);
+    const input = validate(flagKey, req);
+    return this.unique(namespaceKey, flagKey, input.key, () =>
+      this.db.write(namespaceKey, async (em) => {
+        const variant = await em.findOne(Variant, { id, flag: { key: flagKey, namespace: namespaceKey } });
+        if (!variant) throw new NotFoundError(`variant ${JSON.stringify(input.key)}`);
+        if (variant.key !== input.key) await this.assertKeyFree(em, variant.flag, input.key, namespaceKey);
+        Object.assign(variant, input, { updatedAt: now() });
+        await em.flush();
+        return toVariantResponse(variant, namespaceKey, flagKey);
+      }),
+    );
+  }
+
+  async delete(namespaceKey: string, flagKey: string, id: string): Promise<void> {
+    requireField('id', id);
+    requireField('flagKey', flagKey);
+    await this.db.write(namespaceKey, async (em) => {
+      const variant = await em.findOne(Variant, { id, flag: { key: flagKey, namespace: namespaceKey } });
+      if (!variant) return;
+      // The default variant is a plain column: clear it with the variant (its distributions cascade).
+      await em.nativeUpdate(Flag, { id: variant.flag.id, defaultVariantId: id }, { defaultVariantId: null });
+      await em.nativeDelete(Variant, { id });
+    });
+  }
+
+  private async assertKeyFree(em: EntityManager, flag: Flag, key: string, namespaceKey: string): Promise<void> {
+    if (await em.count(Variant, { flag, key })) throw notUnique(namespaceKey, flag.key, key);
+  }
+
+  private async unique<T>(namespaceKey: string, flagKey: string, key: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (e) {
+      if (e instanceof UniqueConstraintViolationException) throw notUnique(namespaceKey, flagKey, key);
+      throw e;
+    }
+  }
+}
+
+function validate(flagKey: string, req: VariantRequest) {
+  requireField('flagKey', flagKey);
+  const key = maxLength('key', requireField('key', req.key));
+  const attachment = req.attachment ?? '';
+  if (attachment !== '') {
+    if (!isJson(attachment)) throw new ValidationError('attachment', 'must be a json string');
+    if (Buffer.byteLength(attachment, 'utf8') > MAX_ATTACHMENT_BYTES) {
+      throw new ValidationError('attachment', 'must be less than 1000 KB');
+    }
+  }
+  return {
+    key,
+    name: maxLength('name', req.name ?? ''),
+    description: maxText('description', req.description),
+    attachment: attachment === '' ? null : compactJson(attachment),
+  };
+}
+
+function notUnique(namespaceKey: string, flagKey: string, key: string): InvalidError {
+  return new InvalidError(`variant ${JSON.stringify(key)} is not unique for ${flagRef(namespaceKey, flagKey)}`);
+}

@@ -1,0 +1,44 @@
+import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { EmptyResponse, ListQuery } from '../common/list.dto';
+import {
+  CreateNamespaceRequest, DeleteNamespaceQuery, NamespaceListResponse, NamespaceResponse, UpdateNamespaceRequest,
+} from './namespace.dto';
+import { NamespacesService } from './namespaces.service';
+
+@ApiTags('namespaces')
+@Controller('api/v1/namespaces')
+export class NamespacesController {
+  constructor(private readonly namespaces: NamespacesService) {}
+
+  @Get()
+  @ApiOkResponse({ type: NamespaceListResponse })
+  list(@Query() query: ListQuery): Promise<NamespaceListResponse> {
+    return this.namespaces.list(query);
+  }
+
+  @Get(':key')
+  @ApiOkResponse({ type: NamespaceResponse })
+  get(@Param('key') key: string): Promise<NamespaceResponse> {
+    return this.namespaces.get(key);
+  }
+
+  @Post()
+  @ApiOkResponse({ type: NamespaceResponse })
+  create(@Body() body: CreateNamespaceRequest): Promise<NamespaceResponse> {
+    return this.namespaces.create(body);
+  }
+
+  @Put(':key')
+  @ApiOkResponse({ type: NamespaceResponse })
+  update(@Param('key') key: string, @Body() body: UpdateNamespaceRequest): Promise<NamespaceResponse> {
+    return this.namespaces.update(key, body);
+  }
+
+  @Delete(':key')
+  @ApiOkResponse({ type: EmptyResponse })
+  async delete(@Param('key') key: string, @Query() query: DeleteNamespaceQuery): Promise<EmptyResponse> {
+    await this.namespaces.delete(key, query.force ?? false);
+    return {};
+  }
+}

@@ -1,0 +1,52 @@
+import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { EmptyResponse, ListQuery } from '../common/list.dto';
+import { OrderRolloutsRequest, RolloutListResponse, RolloutRequest, RolloutResponse } from './rollout.dto';
+import { RolloutsService } from './rollouts.service';
+
+/** Rollouts exist only under a namespace (no legacy un-namespaced routes). */
+@ApiTags('rollouts')
+@Controller('api/v1/namespaces/:namespaceKey/flags/:flagKey/rollouts')
+export class RolloutsController {
+  constructor(private readonly rollouts: RolloutsService) {}
+
+  @Get()
+  @ApiOkResponse({ type: RolloutListResponse })
+  list(@Param('namespaceKey') ns: string, @Param('flagKey') flagKey: string, @Query() q: ListQuery): Promise<RolloutListResponse> {
+    return this.rollouts.list(ns, flagKey, q);
+  }
+
+  @Get(':id')
+  @ApiOkResponse({ type: RolloutResponse })
+  get(@Param('namespaceKey') ns: string, @Param('id') id: string): Promise<RolloutResponse> {
+    return this.rollouts.get(ns, id);
+  }
+
+  @Post()
+  @ApiOkResponse({ type: RolloutResponse })
+  create(@Param('namespaceKey') ns: string, @Param('flagKey') flagKey: string, @Body() body: RolloutRequest): Promise<RolloutResponse> {
+    return this.rollouts.create(ns, flagKey, body);
+  }
+
+  @Put('order')
+  @ApiOkResponse({ type: EmptyResponse })
+  async order(@Param('namespaceKey') ns: string, @Param('flagKey') flagKey: string, @Body() body: OrderRolloutsRequest): Promise<EmptyResponse> {
+    await this.rollouts.order(ns, flagKey, body.rolloutIds);
+    return {};
+  }
+
+  @Put(':id')
+  @ApiOkResponse({ type: RolloutResponse })
+  update(
+    @Param('namespaceKey') ns: string, @Param('flagKey') flagKey: string, @Param('id') id: string, @Body() body: RolloutRequest,
+  ): Promise<RolloutResponse> {
+    return this.rollouts.update(ns, flagKey, id, body);
+  }
+
+  @Delete(':id')
+  @ApiOkResponse({ type: EmptyResponse })
+  async delete(@Param('namespaceKey') ns: string, @Param('flagKey') flagKey: string, @Param('id') id: string): Promise<EmptyResponse> {
+    await this.rollouts.delete(ns, flagKey, id);
+    return {};
+  }
+}

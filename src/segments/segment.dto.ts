@@ -1,0 +1,80 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { EnumField, StringField } from '../common/dto-fields';
+import { MatchType } from './segment.entity';
+
+export const MATCH_TYPE_NAMES = { ALL_MATCH_TYPE: MatchType.ALL, ANY_MATCH_TYPE: MatchType.ANY };
+export const COMPARISON_TYPE_VALUES = {
+  UNKNOWN_COMPARISON_TYPE: 0,
+  STRING_COMPARISON_TYPE: 1,
+  NUMBER_COMPARISON_TYPE: 2,
+  BOOLEAN_COMPARISON_TYPE: 3,
+  DATETIME_COMPARISON_TYPE: 4,
+  ENTITY_ID_COMPARISON_TYPE: 5,
+};
+
+export class SegmentRequest {
+  @StringField({ required: true, example: 'beta-users', description: 'Create only; letters, digits, `-`, `_`, `,`' })
+  key?: string;
+
+  @StringField({ required: true, example: 'Beta users' })
+  name?: string;
+
+  @StringField()
+  description?: string;
+
+  @EnumField(MATCH_TYPE_NAMES, { description: 'Default ALL_MATCH_TYPE' })
+  matchType?: MatchType;
+
+  @StringField({ description: 'Legacy routes only' })
+  namespaceKey?: string;
+}
+
+export class ConstraintRequest {
+  @EnumField(COMPARISON_TYPE_VALUES, { required: true })
+  type?: number;
+
+  @StringField({ required: true, example: 'plan' })
+  property?: string;
+
+  @StringField({ required: true, example: 'eq', description: 'Valid operators depend on the type' })
+  operator?: string;
+
+  @StringField({ example: 'pro' })
+  value?: string;
+
+  @StringField()
+  description?: string;
+
+  @StringField({ description: 'Legacy routes only' })
+  namespaceKey?: string;
+}
+
+export class ConstraintResponse {
+  @ApiProperty() id!: string;
+  @ApiProperty() segmentKey!: string;
+  @ApiProperty({ enum: Object.keys(COMPARISON_TYPE_VALUES) }) type!: string;
+  @ApiProperty() property!: string;
+  @ApiProperty() operator!: string;
+  @ApiProperty() value!: string;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+  @ApiProperty() namespaceKey!: string;
+  @ApiProperty() description!: string;
+}
+
+export class SegmentResponse {
+  @ApiProperty() key!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() description!: string;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+  @ApiProperty({ type: [ConstraintResponse] }) constraints!: ConstraintResponse[];
+  @ApiProperty({ enum: Object.keys(MATCH_TYPE_NAMES) }) matchType!: string;
+  @ApiProperty() namespaceKey!: string;
+}
+
+export class SegmentListResponse {
+  @ApiProperty({ type: [SegmentResponse] }) segments!: SegmentResponse[];
+  @ApiProperty() nextPageToken!: string;
+  @ApiProperty() totalCount!: number;
+}

@@ -1,0 +1,40 @@
+/**
+ * Column conventions shared by every entity so that all dialects store the same thing: identifiers and keys as
+ * VARCHAR(255) (Flipt's widths), free text as TEXT, timestamps with millisecond precision (`datetime(3)`).
+ */
+import { Platform, Type, type EntityProperty } from '@mikro-orm/core';
+
+/**
+ * Free text. MySQL's TEXT holds only 64 KiB and attachments may be 1000 KB, so MySQL gets MEDIUMTEXT; the other
+ * databases' TEXT is unbounded.
+ */
+export class LongTextType extends Type<string | null, string | null> {
+  override getColumnType(prop: EntityProperty, platform: Platform): string {
+    return platform.getConfig().get('driver')?.name?.match(/MySql|MariaDb/) ? 'mediumtext' : platform.getTextTypeDeclarationSQL(prop);
+  }
+
+  override compareAsType(): string {
+    return 'string';
+  }
+
+  override ensureComparable(): boolean {
+    return false;
+  }
+}
+
+// Functions, not shared objects: MikroORM's decorators write into the options object they are given.
+export const KEY = () => ({ type: 'string', length: 255 }) as const;
+export const TEXT = () => ({ type: LongTextType }) as const;
+export const TIMESTAMP = () => ({ type: 'datetime', length: 3 }) as const;
+export const MAX_KEY_LENGTH = 255;
+
+let last = 0;
+/**
+ * A strictly increasing wall clock (ms). Lists are ordered by creation time; two rows created within the same
+ * millisecond by this process would otherwise tie and come back in arbitrary order.
+ */
+export function now(): Date {
+  const t = Math.max(Date.now(), last + 1);
+  last = t;
+  return new Date(t);
+}

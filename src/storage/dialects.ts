@@ -1,0 +1,88 @@
+/**
+ * The dialect table: everything that differs between databases lives in one entry here. Config, the migration
+ * runner and the tests read only this table; adding a database is adding an entry (and its migrations folder).
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Options } from '@mikro-orm/core';
+
+export type DialectName = 'sqlite' | 'postgres' | 'mysql' | 'mariadb' | 'cockroach';
+
+export interface Dialect {
+  name: DialectName;
+  /** URL schemes (before `:`) that select this dialect. */
+  schemes: string[];
+  /** Folder under migrations/ holding this dialect's schema migrations. */
+  migrations: string;
+  /** MikroORM driver options for a URL of this dialect; the driver package is required lazily. */
+  orm(url: string): Options;
+  /** Environment variable naming the test database URL (tests skip the dialect when it is unset and unreachable). */
+  testUrlEnv?: string;
+}
+
+/** MySQL compares keys case-insensitively and drops milliseconds unless told otherwise. */
+const MYSQL_SESSION = { charset: 'utf8mb4', collate: 'utf8mb4_bin', timezone: '+00:00' } as const;
+
+export const DIALECTS: readonly Dialect[] = [
+  {
+    name: 'sqlite',
+    schemes: ['file', 'sqlite', 'sqlite3'],
+    migrations: 'sqlite',
+    orm(url) {
+      const file = sqlitePath(url);
+      if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
+      // One connection: SQLite has one writer, and a shared connection keeps `pragma foreign_keys` on.
+      return { driver: require('@mikro-orm/sqlite').SqliteDriver, dbName: file, pool: { min: 1, max: 1 } };
+    },
+  },
+  {
+    name: 'postgres',
+    schemes: ['postgres', 'postgresql', 'pgx'],
+    migrations: 'postgres',
+    testUrlEnv: 'FLAGPOLE_TEST_POSTGRES_URL',
+    orm: (url) => ({ driver: require('@mikro-orm/postgresql').PostgreSqlDriver, clientUrl: withScheme(url, 'postgresql') }),
+  },
+  {
+    name: 'cockroach',
+    schemes: ['cockroach', 'cockroachdb'],
+    migrations: 'postgres',
+    orm: (url) => ({ driver: require('@mikro-orm/postgresql').PostgreSqlDriver, clientUrl: withScheme(url, 'postgresql') }),
+  },
+  {
+    name: 'mysql',
+    schemes: ['mysql'],
+    migrations: 'mysql',
+    testUrlEnv: 'FLAGPOLE_TEST_MYSQL_URL',
+    orm: (url) => ({ driver: require('@mikro-orm/mysql').MySqlDriver, clientUrl: url, ...MYSQL_SESSION }),
+  },
+  {
+    name: 'mariadb',
+    schemes: ['mariadb'],
+    migrations: 'mysql',
+    orm: (url) => ({ driver: require('@mikro-orm/mariadb').MariaDbDriver, clientUrl: withScheme(url, 'mysql'), ...MYSQL_SESSION }),
+  },
+];
+
+export class UnknownDatabaseError extends Error {}
+
+export function dialectOf(url: string): Dialect {
+  const scheme = /^([a-z0-9+.-]+):/i.exec(url)?.[1]?.toLowerCase() ?? '';
+  const dialect = DIALECTS.find((d) => d.schemes.includes(scheme));
+  if (!dialect) throw new UnknownDatabaseError(`unknown database driver for: ${JSON.stringify(scheme || url)}`);
+  return dialect;
+}
+
+/** `file:/abs/x.db`, `file:./rel.db`, `file://x.db`, `sqlite:x.db` → the file path (query string dropped). */
+export function sqlitePath(url: string): string {
+  const rest = url.replace(/^[a-z0-9]+:/i, '').replace(/^\/\/(?=\/)/, '').replace(/^\/\/(?!\/)/, '');
+  return rest.split('?')[0] || ':memory:';
+}
+
+function withScheme(url: string, scheme: string): string {
+  return url.replace(/^[a-z0-9+.-]+:/i, `${scheme}:`);
+}
+
+export function migrationsPath(dialect: Dialect): string {
+  // Same depth from src/storage (tests) and dist/storage (built): the repository's migrations/ folder.
+  return resolve(__dirname, '..', '..', 'migrations', dialect.migrations);
+}

@@ -1,0 +1,55 @@
+import type { Options } from '@mikro-orm/core';
+import { Migrator } from '@mikro-orm/migrations';
+import { Flag } from '../flags/flag.entity';
+import { Variant } from '../flags/variant.entity';
+import { Namespace } from '../namespaces/namespace.entity';
+import { RolloutSegment } from '../rollouts/rollout-segment.entity';
+import { Rollout } from '../rollouts/rollout.entity';
+import { Distribution } from '../rules/distribution.entity';
+import { RuleSegment } from '../rules/rule-segment.entity';
+import { Rule } from '../rules/rule.entity';
+import { Constraint } from '../segments/constraint.entity';
+import { Segment } from '../segments/segment.entity';
+import { dialectOf, migrationsPath } from './dialects';
+
+export const ENTITIES = [Namespace, Flag, Variant, Segment, Constraint, Rule, RuleSegment, Distribution, Rollout, RolloutSegment];
+
+export interface DatabaseSettings {
+  url: string;
+  maxOpenConn?: number;
+  maxIdleConn?: number;
+  connMaxLifetime?: number;
+}
+
+export function ormOptions(db: DatabaseSettings): Options {
+  const dialect = dialectOf(db.url);
+  const base = dialect.orm(db.url);
+  const pool = base.pool ?? {
+    min: 0,
+    max: db.maxOpenConn && db.maxOpenConn > 0 ? db.maxOpenConn : 10,
+    ...(db.connMaxLifetime ? { idleTimeoutMillis: db.connMaxLifetime } : {}),
+  };
+  return {
+    ...base,
+    pool,
+    entities: ENTITIES,
+    extensions: [Migrator],
+    allowGlobalContext: false,
+    forceUtcTimezone: true,
+    debug: false,
+    // Entities are plain data to services; they are mapped to Flipt's JSON explicitly.
+    serialization: { forceObject: true },
+    migrations: {
+      path: migrationsPath(dialect),
+      glob: '!(*.d).{js,ts}',
+      emit: 'js',
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      disableForeignKeys: false,
+      silent: true,
+    },
+    // No DEFAULTs from initialisers: services always write every column, and MySQL 8 refuses DEFAULT on TEXT.
+    discovery: { warnWhenNoEntities: true, inferDefaultValues: false },
+  };
+}

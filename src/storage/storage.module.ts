@@ -1,0 +1,20 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { Database } from './database.service';
+import { MigrationRunner } from './migration-runner';
+import { NamespaceChanges } from './namespace-changes';
+import { DatabaseSettings, ormOptions } from './orm-options';
+
+@Global()
+@Module({})
+export class StorageModule {
+  static forRoot(db: DatabaseSettings): DynamicModule {
+    return {
+      module: StorageModule,
+      // No request-context middleware: it costs every route (evaluation included) a fork; services fork explicitly.
+      imports: [MikroOrmModule.forRoot({ ...ormOptions(db), registerRequestContext: false })],
+      providers: [Database, NamespaceChanges, MigrationRunner],
+      exports: [Database, NamespaceChanges],
+    };
+  }
+}
