@@ -1,102 +1,113 @@
 /**
- * Reads one namespace's evaluation state from storage into the core's plain NamespaceSource: a fixed handful of
- * queries per namespace (never one per flag), shaped exactly as compileSnapshot expects.
+ * Reads one namespace's evaluation state from storage into the core's plain NamespaceSource. It runs a fixed set
+ * of plain SQL reads per namespace (never one per flag) and does not hydrate ORM entities: a namespace of 10,000
+ * flags is about 60,000 rows, and entity hydration would cost seconds and hundreds of MiB.
  */
-import { EntityManager } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/core';
+import type { EntityManager as SqlEntityManager } from '@mikro-orm/knex';
 import { formatTimestamp } from '../common/timestamps';
 import type { NamespaceSource, SourceFlag, SourceRollout, SourceRule, SourceSegment } from '../core';
-import { Flag } from '../flags/flag.entity';
-import { Namespace } from '../namespaces/namespace.entity';
-import { Rollout } from '../rollouts/rollout.entity';
-import { Rule } from '../rules/rule.entity';
-import { Segment } from '../segments/segment.entity';
-import { RANK_ORDER } from '../storage/ranks';
+
+type Row = Record<string, unknown>;
+
+/** Drivers return booleans as true/1/'1' and timestamps as Date, epoch ms or text; these read them all. */
+const bool = (v: unknown): boolean => v === true || v === 1 || v === '1';
+const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v));
+const str = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
+function date(v: unknown): Date {
+  if (v instanceof Date) return v;
+  if (typeof v === 'number') return new Date(v);
+  const s = String(v);
+  return new Date(/^\d+$/.test(s) ? Number(s) : /[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s : `${s.replace(' ', 'T')}Z`);
+}
 
 /** Null when the namespace does not exist. */
 export async function loadNamespaceSource(em: EntityManager, namespaceKey: string): Promise<NamespaceSource | null> {
-  const ns = await em.findOne(Namespace, { key: namespaceKey });
+  const knex = (em as SqlEntityManager).getKnex();
+  const [ns] = (await knex('namespaces').select('updated_at', 'state_modified_at').where('key', namespaceKey)) as Row[];
   if (!ns) return null;
-  const [flags, segments, rules, rollouts] = await Promise.all([
-    em.find(Flag, { namespace: namespaceKey }, { populate: ['variants'], orderBy: { createdAt: 'asc', key: 'asc' } }),
-    em.find(Segment, { namespace: namespaceKey }, { populate: ['constraints'], orderBy: { createdAt: 'asc', key: 'asc' } }),
-    em.find(Rule, { flag: { namespace: namespaceKey } }, {
-      populate: ['segments.segment', 'distributions.variant'],
-      orderBy: RANK_ORDER,
-      populateOrderBy: { segments: { position: 'asc' }, distributions: { createdAt: 'asc', id: 'asc' } },
-    }),
-    em.find(Rollout, { flag: { namespace: namespaceKey } }, {
-      populate: ['segments.segment'],
-      orderBy: RANK_ORDER,
-      populateOrderBy: { segments: { position: 'asc' } },
-    }),
-  ]);
 
-  const rulesByFlag = groupBy(rules.map(toSourceRule), rules.map((r) => r.flag.id));
-  const rolloutsByFlag = groupBy(rollouts.map(toSourceRollout), rollouts.map((r) => r.flag.id));
+  const inFlags = () => knex('flags').select('id').where('namespace_key', namespaceKey);
+  const inSegments = () => knex('segments').select('id').where('namespace_key', namespaceKey);
+  const inRules = () => knex('rules').select('id').whereIn('flag_id', inFlags());
+  const inRollouts = () => knex('rollouts').select('id').whereIn('flag_id', inFlags());
+  const [flags, variants, segments, constraints, rules, ruleSegments, distributions, rollouts, rolloutSegments] = (await Promise.all([
+    knex('flags').select('id', 'key', 'name', 'description', 'enabled', 'type', 'default_variant_id', 'created_at', 'updated_at')
+      .where('namespace_key', namespaceKey).orderBy([{ column: 'created_at' }, { column: 'key' }]),
+    knex('variants').select('id', 'flag_id', 'key', 'attachment').whereIn('flag_id', inFlags()).orderBy([{ column: 'created_at' }, { column: 'id' }]),
+    knex('segments').select('id', 'key', 'name', 'description', 'match_type').where('namespace_key', namespaceKey)
+      .orderBy([{ column: 'created_at' }, { column: 'key' }]),
+    knex('constraints').select('id', 'segment_id', 'type', 'property', 'operator', 'value').whereIn('segment_id', inSegments())
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]),
+    knex('rules').select('id', 'flag_id', 'rank', 'segment_operator').whereIn('flag_id', inFlags())
+      .orderBy([{ column: 'rank' }, { column: 'created_at' }, { column: 'id' }]),
+    knex('rule_segments as rs').join('segments as s', 's.id', 'rs.segment_id').select('rs.rule_id', 's.key')
+      .whereIn('rs.rule_id', inRules()).orderBy('rs.position'),
+    knex('distributions').select('id', 'rule_id', 'variant_id', 'rollout').whereIn('rule_id', inRules())
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]),
+    knex('rollouts').select('id', 'flag_id', 'type', 'rank', 'description', 'percentage', 'segment_operator', 'value')
+      .whereIn('flag_id', inFlags()).orderBy([{ column: 'rank' }, { column: 'created_at' }, { column: 'id' }]),
+    knex('rollout_segments as rs').join('segments as s', 's.id', 'rs.segment_id').select('rs.rollout_id', 's.key')
+      .whereIn('rs.rollout_id', inRollouts()).orderBy('rs.position'),
+  ])) as Row[][];
+
+  const segmentKeysOfRule = groupBy(ruleSegments, 'rule_id', (r) => str(r.key));
+  const segmentKeysOfRollout = groupBy(rolloutSegments, 'rollout_id', (r) => str(r.key));
+  const distributionsOfRule = groupBy(distributions, 'rule_id', (d) => ({ id: str(d.id), variantId: str(d.variant_id), rollout: num(d.rollout) }));
+  const variantsOfFlag = groupBy(variants, 'flag_id', (v) => ({ id: str(v.id), key: str(v.key), attachment: str(v.attachment) }));
+  const rulesOfFlag = groupBy(rules, 'flag_id', (r): SourceRule => ({
+    id: str(r.id),
+    rank: num(r.rank),
+    segmentKeys: segmentKeysOfRule.get(str(r.id)) ?? [],
+    segmentOperator: num(r.segment_operator),
+    distributions: distributionsOfRule.get(str(r.id)) ?? [],
+  }));
+  const rolloutsOfFlag = groupBy(rollouts, 'flag_id', toSourceRollout(segmentKeysOfRollout));
+  const constraintsOfSegment = groupBy(constraints, 'segment_id', (c) => ({
+    id: str(c.id), type: num(c.type), property: str(c.property), operator: str(c.operator), value: str(c.value),
+  }));
+
   return {
     key: namespaceKey,
-    version: versionOf(ns),
-    flags: flags.map((f) => toSourceFlag(f, rulesByFlag.get(f.id) ?? [], rolloutsByFlag.get(f.id) ?? [])),
-    segments: segments.map(toSourceSegment),
+    version: String(date(ns.state_modified_at ?? ns.updated_at).getTime()),
+    flags: flags.map((f): SourceFlag => ({
+      key: str(f.key),
+      name: str(f.name),
+      description: str(f.description),
+      enabled: bool(f.enabled),
+      type: num(f.type),
+      createdAt: formatTimestamp(date(f.created_at)),
+      updatedAt: formatTimestamp(date(f.updated_at)),
+      defaultVariantId: f.default_variant_id ? str(f.default_variant_id) : null,
+      variants: variantsOfFlag.get(str(f.id)) ?? [],
+      rules: rulesOfFlag.get(str(f.id)) ?? [],
+      rollouts: rolloutsOfFlag.get(str(f.id)) ?? [],
+    })),
+    segments: segments.map((s): SourceSegment => ({
+      key: str(s.key),
+      name: str(s.name),
+      description: str(s.description),
+      matchType: num(s.match_type),
+      constraints: constraintsOfSegment.get(str(s.id)) ?? [],
+    })),
   };
 }
 
-/** Changes with every write to the namespace (Database.write bumps stateModifiedAt). */
-export function versionOf(ns: Namespace): string {
-  return String((ns.stateModifiedAt ?? ns.updatedAt).getTime());
-}
-
-function toSourceFlag(f: Flag, rules: SourceRule[], rollouts: SourceRollout[]): SourceFlag {
-  return {
-    key: f.key,
-    name: f.name,
-    description: f.description,
-    enabled: f.enabled,
-    type: f.type,
-    createdAt: formatTimestamp(f.createdAt),
-    updatedAt: formatTimestamp(f.updatedAt),
-    defaultVariantId: f.defaultVariantId,
-    variants: f.variants.getItems().map((v) => ({ id: v.id, key: v.key, attachment: v.attachment ?? '' })),
-    rules,
-    rollouts,
+function toSourceRollout(segmentKeys: Map<string, string[]>) {
+  return (r: Row): SourceRollout => {
+    const base = { id: str(r.id), rank: num(r.rank), type: num(r.type), description: str(r.description) };
+    if (num(r.type) === 2) return { ...base, threshold: { percentage: num(r.percentage ?? 0), value: bool(r.value) } };
+    return { ...base, segment: { segmentKeys: segmentKeys.get(str(r.id)) ?? [], segmentOperator: num(r.segment_operator), value: bool(r.value) } };
   };
 }
 
-function toSourceRule(r: Rule): SourceRule {
-  return {
-    id: r.id,
-    rank: r.rank,
-    segmentKeys: r.segments.getItems().map((rs) => rs.segment.key),
-    segmentOperator: r.segmentOperator,
-    distributions: r.distributions.getItems().map((d) => ({ id: d.id, variantId: d.variant.id, rollout: d.rollout })),
-  };
-}
-
-function toSourceRollout(r: Rollout): SourceRollout {
-  const base = { id: r.id, rank: r.rank, type: r.type, description: r.description };
-  if (r.percentage !== null && r.type === 2) return { ...base, threshold: { percentage: r.percentage, value: r.value } };
-  return {
-    ...base,
-    segment: { segmentKeys: r.segments.getItems().map((rs) => rs.segment.key), segmentOperator: r.segmentOperator, value: r.value },
-  };
-}
-
-function toSourceSegment(s: Segment): SourceSegment {
-  return {
-    key: s.key,
-    name: s.name,
-    description: s.description,
-    matchType: s.matchType,
-    constraints: s.constraints.getItems().map((c) => ({ id: c.id, type: c.type, property: c.property, operator: c.operator, value: c.value })),
-  };
-}
-
-function groupBy<T>(items: T[], keys: string[]): Map<string, T[]> {
+function groupBy<T>(rows: Row[], key: string, map: (row: Row) => T): Map<string, T[]> {
   const out = new Map<string, T[]>();
-  items.forEach((item, i) => {
-    const list = out.get(keys[i]);
-    if (list) list.push(item);
-    else out.set(keys[i], [item]);
-  });
+  for (const row of rows) {
+    const k = str(row[key]);
+    const list = out.get(k);
+    if (list) list.push(map(row));
+    else out.set(k, [map(row)]);
+  }
   return out;
 }
