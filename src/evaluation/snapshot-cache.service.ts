@@ -2,12 +2,18 @@
  * One compiled snapshot per namespace, held in memory: evaluations never query the database. A write to a
  * namespace (announced through NamespaceChanges, locally or from another instance) marks its snapshot stale; the
  * next evaluation reloads it. If the reload fails (database down), the stale snapshot keeps answering.
+ *
+ * Writes made by other instances are also caught without any shared bus: once a second, one query compares the
+ * stored versions of the loaded namespaces with the snapshots' versions.
  */
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import type { EntityManager as SqlEntityManager } from '@mikro-orm/knex';
 import { compileSnapshot, type Snapshot } from '../core';
 import { Database } from '../storage/database.service';
 import { NamespaceChanges } from '../storage/namespace-changes';
-import { loadNamespaceSource } from './snapshot-loader';
+import { loadNamespaceSource, versionOfRow } from './snapshot-loader';
+
+export const VERSION_POLL_MS = 1000;
 
 interface Entry {
   snapshot: Snapshot | null;
@@ -18,10 +24,12 @@ interface Entry {
 }
 
 @Injectable()
-export class SnapshotCache implements OnModuleDestroy {
+export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('SnapshotCache');
   private readonly entries = new Map<string, Entry>();
   private readonly unsubscribe: () => void;
+  private poller: NodeJS.Timeout | null = null;
+  private polling = false;
 
   constructor(
     private readonly db: Database,
@@ -30,8 +38,35 @@ export class SnapshotCache implements OnModuleDestroy {
     this.unsubscribe = changes.subscribe((ns) => this.invalidate(ns));
   }
 
+  onModuleInit(): void {
+    this.poller = setInterval(() => void this.pollVersions(), VERSION_POLL_MS);
+    this.poller.unref();
+  }
+
   onModuleDestroy(): void {
     this.unsubscribe();
+    if (this.poller) clearInterval(this.poller);
+  }
+
+  /** Marks stale every loaded snapshot whose namespace changed (or vanished) in the database. */
+  async pollVersions(): Promise<void> {
+    const loaded = [...this.entries.entries()].filter(([, e]) => e.snapshot && !e.stale);
+    if (this.polling || loaded.length === 0) return;
+    this.polling = true;
+    try {
+      const rows = (await this.db.read((em) =>
+        (em as SqlEntityManager).getKnex()('namespaces').select('key', 'updated_at', 'state_modified_at').whereIn('key', loaded.map(([k]) => k)),
+      )) as Array<Record<string, unknown>>;
+      const current = new Map(rows.map((r) => [String(r.key), versionOfRow(r)]));
+      for (const [key, entry] of loaded) {
+        if (current.get(key) !== entry.snapshot!.version) this.invalidate(key);
+      }
+    } catch (e) {
+      // Database down: keep serving what is loaded; the next poll tries again.
+      this.logger.debug(`version poll failed: ${(e as Error).message}`);
+    } finally {
+      this.polling = false;
+    }
   }
 
   /** The namespace's current snapshot; synchronous-fast when cached and fresh. */

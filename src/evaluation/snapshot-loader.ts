@@ -21,6 +21,11 @@ function date(v: unknown): Date {
   return new Date(/^\d+$/.test(s) ? Number(s) : /[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s : `${s.replace(' ', 'T')}Z`);
 }
 
+/** A namespace's version: its last write time (Database.write bumps state_modified_at). */
+export function versionOfRow(ns: Row): string {
+  return String(date(ns.state_modified_at ?? ns.updated_at).getTime());
+}
+
 /** Null when the namespace does not exist. */
 export async function loadNamespaceSource(em: EntityManager, namespaceKey: string): Promise<NamespaceSource | null> {
   const knex = (em as SqlEntityManager).getKnex();
@@ -69,7 +74,7 @@ export async function loadNamespaceSource(em: EntityManager, namespaceKey: strin
 
   return {
     key: namespaceKey,
-    version: String(date(ns.state_modified_at ?? ns.updated_at).getTime()),
+    version: versionOfRow(ns),
     flags: flags.map((f): SourceFlag => ({
       key: str(f.key),
       name: str(f.name),

@@ -18,7 +18,15 @@ export interface Dialect {
   orm(url: string): Options;
   /** Environment variable naming the test database URL (tests skip the dialect when it is unset and unreachable). */
   testUrlEnv?: string;
+  /**
+   * SQL that serialises schema migrations between instances starting together, run on one pinned connection
+   * (inside a transaction) around the migration; absent where one process owns the database (SQLite).
+   */
+  migrationLock?: { acquire: string; release?: string };
 }
+
+const PG_LOCK = { acquire: 'select pg_advisory_xact_lock(727274321)' };
+const MYSQL_LOCK = { acquire: "select get_lock('flagpole_migrations', 300)", release: "select release_lock('flagpole_migrations')" };
 
 /** MySQL compares keys case-insensitively and drops milliseconds unless told otherwise. */
 const MYSQL_SESSION = { charset: 'utf8mb4', collate: 'utf8mb4_bin', timezone: '+00:00' } as const;
@@ -40,6 +48,7 @@ export const DIALECTS: readonly Dialect[] = [
     schemes: ['postgres', 'postgresql', 'pgx'],
     migrations: 'postgres',
     testUrlEnv: 'FLAGPOLE_TEST_POSTGRES_URL',
+    migrationLock: PG_LOCK,
     orm: (url) => ({ driver: require('@mikro-orm/postgresql').PostgreSqlDriver, clientUrl: withScheme(url, 'postgresql') }),
   },
   {
@@ -53,12 +62,14 @@ export const DIALECTS: readonly Dialect[] = [
     schemes: ['mysql'],
     migrations: 'mysql',
     testUrlEnv: 'FLAGPOLE_TEST_MYSQL_URL',
+    migrationLock: MYSQL_LOCK,
     orm: (url) => ({ driver: require('@mikro-orm/mysql').MySqlDriver, clientUrl: url, ...MYSQL_SESSION }),
   },
   {
     name: 'mariadb',
     schemes: ['mariadb'],
     migrations: 'mysql',
+    migrationLock: MYSQL_LOCK,
     orm: (url) => ({ driver: require('@mikro-orm/mariadb').MariaDbDriver, clientUrl: withScheme(url, 'mysql'), ...MYSQL_SESSION }),
   },
 ];
