@@ -6,7 +6,7 @@ import { DatabaseSettings, ormOptions } from './orm-options';
 export async function runMigrateCommand(db: DatabaseSettings): Promise<void> {
   const orm = await MikroORM.init(ormOptions(db));
   try {
-    const applied = await migrate(orm);
+    const applied = await migrate(orm, db.url);
     console.log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'schema is up to date');
   } finally {
     await orm.close(true);

@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Database } from './database.service';
-import { MigrationRunner } from './migration-runner';
+import { DATABASE_SETTINGS, MigrationRunner } from './migration-runner';
 import { NamespaceChanges } from './namespace-changes';
 import { DatabaseSettings, ormOptions } from './orm-options';
 
@@ -13,7 +13,7 @@ export class StorageModule {
       module: StorageModule,
       // No request-context middleware: it costs every route (evaluation included) a fork; services fork explicitly.
       imports: [MikroOrmModule.forRoot({ ...ormOptions(db), registerRequestContext: false })],
-      providers: [Database, NamespaceChanges, MigrationRunner],
+      providers: [Database, NamespaceChanges, MigrationRunner, { provide: DATABASE_SETTINGS, useValue: db }],
       exports: [Database, NamespaceChanges],
     };
   }
