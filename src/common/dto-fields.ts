@@ -6,7 +6,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
-  IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Max, Min, ValidateNested,
+  IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Max, Min, ValidateNested,
   ValidationArguments, registerDecorator,
 } from 'class-validator';
 
@@ -71,6 +71,8 @@ export const StringListField = (o: FieldOptions = {}) =>
   applyDecorators(
     doc([String], o),
     IsOptional(),
+    // `each` alone would check a lone string as if it were the list's only item.
+    IsArray({ message: '$property must be a list of strings' }),
     IsString({ each: true, message: '$property must be a list of strings' }),
   );
 

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { EmptyResponse, ListQuery } from '../common/list.dto';
 import { namespaceOr } from '../common/namespace-key';
@@ -28,6 +28,7 @@ export class FlagsController {
     return this.flags.get(namespaceOr(ns, q.namespaceKey), key);
   }
 
+  @HttpCode(200)
   @Post(scoped('flags'))
   @ApiOkResponse({ type: FlagResponse })
   create(@Param('namespaceKey') ns: string | undefined, @Body() body: CreateFlagRequest): Promise<FlagResponse> {
@@ -47,6 +48,7 @@ export class FlagsController {
     return {};
   }
 
+  @HttpCode(200)
   @Post(scoped('flags/:flagKey/variants'))
   @ApiOkResponse({ type: VariantResponse })
   createVariant(@Param('namespaceKey') ns: string | undefined, @Param('flagKey') flagKey: string, @Body() body: VariantRequest): Promise<VariantResponse> {

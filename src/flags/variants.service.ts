@@ -23,7 +23,7 @@ export class VariantsService {
     return this.unique(namespaceKey, flagKey, input.key, () =>
       this.db.write(namespaceKey, async (em) => {
         const flag = await findFlag(em, namespaceKey, flagKey);
-        await this.assertKeyFree(em, flag, input.key, namespaceKey);
+        await this.assertKeyFree(em, flag, input.key, namespaceKey, flagKey);
         const t = now();
         const variant = em.create(Variant, { id: randomUUID(), flag, ...input, createdAt: t, updatedAt: t });
         await em.flush();
@@ -39,7 +39,7 @@ export class VariantsService {
       this.db.write(namespaceKey, async (em) => {
         const variant = await em.findOne(Variant, { id, flag: { key: flagKey, namespace: namespaceKey } });
         if (!variant) throw new NotFoundError(`variant ${JSON.stringify(input.key)}`);
-        if (variant.key !== input.key) await this.assertKeyFree(em, variant.flag, input.key, namespaceKey);
+        if (variant.key !== input.key) await this.assertKeyFree(em, variant.flag, input.key, namespaceKey, flagKey);
         Object.assign(variant, input, { updatedAt: now() });
         await em.flush();
         return toVariantResponse(variant, namespaceKey, flagKey);
@@ -59,8 +59,9 @@ export class VariantsService {
     });
   }
 
-  private async assertKeyFree(em: EntityManager, flag: Flag, key: string, namespaceKey: string): Promise<void> {
-    if (await em.count(Variant, { flag, key })) throw notUnique(namespaceKey, flag.key, key);
+  /** `flag` may be an unloaded reference: the message takes the flag key from the request. */
+  private async assertKeyFree(em: EntityManager, flag: Flag, key: string, namespaceKey: string, flagKey: string): Promise<void> {
+    if (await em.count(Variant, { flag, key })) throw notUnique(namespaceKey, flagKey, key);
   }
 
   private async unique<T>(namespaceKey: string, flagKey: string, key: string, work: () => Promise<T>): Promise<T> {

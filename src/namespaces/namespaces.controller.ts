@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { EmptyResponse, ListQuery } from '../common/list.dto';
 import {
@@ -23,6 +23,7 @@ export class NamespacesController {
     return this.namespaces.get(key);
   }
 
+  @HttpCode(200)
   @Post()
   @ApiOkResponse({ type: NamespaceResponse })
   create(@Body() body: CreateNamespaceRequest): Promise<NamespaceResponse> {

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { EmptyResponse, ListQuery } from '../common/list.dto';
 import { OrderRolloutsRequest, RolloutListResponse, RolloutRequest, RolloutResponse } from './rollout.dto';
@@ -22,6 +22,7 @@ export class RolloutsController {
     return this.rollouts.get(ns, id);
   }
 
+  @HttpCode(200)
   @Post()
   @ApiOkResponse({ type: RolloutResponse })
   create(@Param('namespaceKey') ns: string, @Param('flagKey') flagKey: string, @Body() body: RolloutRequest): Promise<RolloutResponse> {

@@ -91,8 +91,9 @@ export class RolloutsService {
           `cannot change type of rollout: have ${JSON.stringify(ROLLOUT_TYPE_LABEL[rollout.type])} attempted ${JSON.stringify(ROLLOUT_TYPE_LABEL[rule.type])}`,
         );
       }
-      await em.nativeDelete(RolloutSegment, { rollout });
-      rollout.segments.removeAll();
+      // See RulesService.update: remove and flush first, or a kept segment's re-insert is lost.
+      rollout.segments.getItems().forEach((rs) => em.remove(rs));
+      await em.flush();
       Object.assign(rollout, { description, updatedAt: now() });
       await applyRule(em, rollout, rule, namespaceKey, rollout.flag.key);
       await em.flush();

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { EmptyResponse, ListQuery } from '../common/list.dto';
 import { namespaceOr } from '../common/namespace-key';
@@ -31,6 +31,7 @@ export class RulesController {
     return this.rules.get(namespaceOr(ns, q.namespaceKey), flagKey, id);
   }
 
+  @HttpCode(200)
   @Post(scoped('flags/:flagKey/rules'))
   @ApiOkResponse({ type: RuleResponse })
   create(@Param('namespaceKey') ns: string | undefined, @Param('flagKey') flagKey: string, @Body() body: RuleRequest): Promise<RuleResponse> {
@@ -64,6 +65,7 @@ export class RulesController {
     return {};
   }
 
+  @HttpCode(200)
   @Post(scoped('flags/:flagKey/rules/:ruleId/distributions'))
   @ApiOkResponse({ type: DistributionResponse })
   createDistribution(

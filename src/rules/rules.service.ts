@@ -24,7 +24,10 @@ function ruleRef(namespaceKey: string, id: string): string {
 
 /** Looks a rule up by namespace and id only: like Flipt, the flag key of the path is not checked. */
 export async function findRule(em: EntityManager, namespaceKey: string, id: string): Promise<Rule> {
-  const rule = await em.findOne(Rule, { id, flag: { namespace: namespaceKey } }, { populate: RULE_POPULATE, populateOrderBy: { segments: { position: 'asc' } } });
+  // `flag` too: the response names the rule's own flag, not the one in the path.
+  const rule = await em.findOne(Rule, { id, flag: { namespace: namespaceKey } }, {
+    populate: [...RULE_POPULATE, 'flag'], populateOrderBy: { segments: { position: 'asc' } },
+  });
   if (!rule) throw new NotFoundError(ruleRef(namespaceKey, id));
   return rule;
 }
@@ -90,8 +93,10 @@ export class RulesService {
       if (!segments) {
         throw new NotFoundError(`${flagRef(namespaceKey, flagKey)} or segment ${JSON.stringify(`${namespaceKey}/${req.segmentKey ?? ''}`)}`);
       }
-      await em.nativeDelete(RuleSegment, { rule });
-      rule.segments.removeAll();
+      // Removed through the unit of work and flushed before re-adding: a kept segment has the same composite key,
+      // and a native delete would leave the old entity in the identity map to swallow the new insert.
+      rule.segments.getItems().forEach((rs) => em.remove(rs));
+      await em.flush();
       segments.forEach((segment, position) => rule.segments.add(em.create(RuleSegment, { rule, segment, position })));
       rule.segmentOperator = refs.operator;
       rule.updatedAt = now();

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { EmptyResponse, ListQuery } from '../common/list.dto';
 import { namespaceOr } from '../common/namespace-key';
@@ -27,6 +27,7 @@ export class SegmentsController {
     return this.segments.get(namespaceOr(ns, q.namespaceKey), key);
   }
 
+  @HttpCode(200)
   @Post(scoped('segments'))
   @ApiOkResponse({ type: SegmentResponse })
   create(@Param('namespaceKey') ns: string | undefined, @Body() body: SegmentRequest): Promise<SegmentResponse> {
@@ -46,6 +47,7 @@ export class SegmentsController {
     return {};
   }
 
+  @HttpCode(200)
   @Post(scoped('segments/:segmentKey/constraints'))
   @ApiOkResponse({ type: ConstraintResponse })
   createConstraint(
