@@ -7,6 +7,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import { ErrorFilter } from './common/error.filter';
+import { frameworkErrorHandler, registerHttpCompat } from './common/http-compat';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './common/json-body';
 import { RequestPipe } from './common/request.pipe';
 import { RouteRegistry } from './common/route-registry';
@@ -23,6 +24,7 @@ const LOG_LEVELS: Record<string, LogLevel[]> = {
 export async function createApp(config: FlagpoleConfig): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     logger: false,
+    frameworkErrors: frameworkErrorHandler,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1000 },
   });
@@ -30,6 +32,7 @@ export async function createApp(config: FlagpoleConfig): Promise<NestFastifyAppl
   const routes = new RouteRegistry();
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
   registerJsonBodyParser(fastify);
+  registerHttpCompat(fastify);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, routes), adapter, {
     bodyParser: false,
