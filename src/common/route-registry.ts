@@ -8,10 +8,17 @@ const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
 export class RouteRegistry {
   private readonly router = FindMyWay({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true });
+  private readonly routes: Array<{ method: string; url: string }> = [];
+
+  /** Every route registered, as `{method, url}` with Fastify's `:param` syntax. */
+  list(): ReadonlyArray<{ method: string; url: string }> {
+    return this.routes;
+  }
 
   add(method: string | string[], url: string): void {
     for (const m of Array.isArray(method) ? method : [method]) {
       if (!(METHODS as readonly string[]).includes(m)) continue;
+      this.routes.push({ method: m, url });
       try {
         this.router.on(m as (typeof METHODS)[number], url, () => undefined);
       } catch {

@@ -1,0 +1,37 @@
+import { RouteRegistry } from '../src/common/route-registry';
+import { client, RunningFlagpole, startFlagpole } from './support/flagpole';
+
+describe('Swagger / OpenAPI', () => {
+  let fp: RunningFlagpole;
+  beforeAll(async () => {
+    fp = await startFlagpole();
+  });
+  afterAll(() => fp?.close());
+
+  it('serves the UI at /docs and the document at /docs-json', async () => {
+    const api = client(fp.url);
+    const ui = await api.get('/docs');
+    expect(ui.status).toBe(200);
+    expect(ui.headers.get('content-type')).toContain('text/html');
+    const doc = await api.get('/docs-json');
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toMatch(/^3\./);
+  });
+
+  it('documents every API route, with only the path parameters its path has', async () => {
+    const doc = (await client(fp.url).get('/docs-json')).body;
+    const documented = new Set<string>();
+    for (const [path, ops] of Object.entries<Record<string, { parameters?: Array<{ in: string; name: string }>; responses: object }>>(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        documented.add(`${method.toUpperCase()} ${path}`);
+        for (const p of op.parameters ?? []) if (p.in === 'path') expect(path).toContain(`{${p.name}}`);
+        expect(Object.keys(op.responses).length).toBeGreaterThan(0);
+      }
+    }
+    const api = fp.app.get(RouteRegistry).list()
+      .filter((r) => /^\/(api|evaluate|internal|auth|meta|health|metrics)/.test(r.url) && r.method !== 'HEAD')
+      .map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`);
+    expect(api.length).toBeGreaterThan(60);
+    expect(api.filter((r) => !documented.has(r))).toEqual([]);
+  });
+});
