@@ -6,24 +6,19 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { EntityManager as SqlEntityManager } from '@mikro-orm/knex';
 import { formatTimestamp } from '../common/timestamps';
+import { toDate } from '../storage/columns';
 import type { NamespaceSource, SourceFlag, SourceRollout, SourceRule, SourceSegment } from '../core';
 
 type Row = Record<string, unknown>;
 
-/** Drivers return booleans as true/1/'1' and timestamps as Date, epoch ms or text; these read them all. */
+/** Drivers return booleans as true/1/'1', numbers sometimes as text; these read them all. */
 const bool = (v: unknown): boolean => v === true || v === 1 || v === '1';
 const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v));
 const str = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
-function date(v: unknown): Date {
-  if (v instanceof Date) return v;
-  if (typeof v === 'number') return new Date(v);
-  const s = String(v);
-  return new Date(/^\d+$/.test(s) ? Number(s) : /[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s : `${s.replace(' ', 'T')}Z`);
-}
 
 /** A namespace's version: its last write time (Database.write bumps state_modified_at). */
 export function versionOfRow(ns: Row): string {
-  return String(date(ns.state_modified_at ?? ns.updated_at).getTime());
+  return String(toDate(ns.state_modified_at ?? ns.updated_at).getTime());
 }
 
 /** Null when the namespace does not exist. */
@@ -81,8 +76,8 @@ export async function loadNamespaceSource(em: EntityManager, namespaceKey: strin
       description: str(f.description),
       enabled: bool(f.enabled),
       type: num(f.type),
-      createdAt: formatTimestamp(date(f.created_at)),
-      updatedAt: formatTimestamp(date(f.updated_at)),
+      createdAt: formatTimestamp(toDate(f.created_at)),
+      updatedAt: formatTimestamp(toDate(f.updated_at)),
       defaultVariantId: f.default_variant_id ? str(f.default_variant_id) : null,
       variants: variantsOfFlag.get(str(f.id)) ?? [],
       rules: rulesOfFlag.get(str(f.id)) ?? [],

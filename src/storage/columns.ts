@@ -38,3 +38,11 @@ export function now(): Date {
   last = t;
   return new Date(t);
 }
+
+/** Drivers return timestamps as Date (pg, mysql2), epoch ms (sqlite) or text; this reads them all as UTC. */
+export function toDate(v: unknown): Date {
+  if (v instanceof Date) return v;
+  if (typeof v === 'number') return new Date(v);
+  const s = String(v);
+  return new Date(/^\d+$/.test(s) ? Number(s) : /[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s : `${s.replace(' ', 'T')}Z`);
+}

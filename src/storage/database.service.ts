@@ -5,7 +5,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, MikroORM } from '@mikro-orm/core';
 import { Namespace } from '../namespaces/namespace.entity';
-import { now } from './columns';
+import type { EntityManager as SqlEntityManager } from '@mikro-orm/knex';
+import { now, toDate } from './columns';
 import { NamespaceChanges } from './namespace-changes';
 
 @Injectable()
@@ -24,10 +25,23 @@ export class Database {
     const result = await this.orm.em.fork({ clear: true }).transactional(async (em) => {
       const value = await work(em);
       await em.flush();
-      if (namespaceKey !== null) await em.nativeUpdate(Namespace, { key: namespaceKey }, { stateModifiedAt: now() });
+      if (namespaceKey !== null) await bumpVersion(em, namespaceKey);
       return value;
     });
     if (namespaceKey !== null) this.changes.publish(namespaceKey);
     return result;
   }
+}
+
+/**
+ * The namespace's version (snapshot ETag) is its last write time; it must move forward on every write, also when
+ * another instance wrote within the same millisecond.
+ */
+async function bumpVersion(em: EntityManager, namespaceKey: string): Promise<void> {
+  // A query builder, not an entity: the unit of work may hold this namespace as a reference already.
+  const row = await (em as SqlEntityManager).createQueryBuilder(Namespace).select('stateModifiedAt').where({ key: namespaceKey }).execute('get');
+  if (!row) return;
+  const previous = row.stateModifiedAt ? toDate(row.stateModifiedAt).getTime() : 0;
+  const t = now();
+  await em.nativeUpdate(Namespace, { key: namespaceKey }, { stateModifiedAt: t.getTime() > previous ? t : new Date(previous + 1) });
 }

@@ -3,6 +3,7 @@
  * flags, variants, rules, distributions and rollouts through the management API (facts §2.1), and an independent
  * oracle for Flipt's hashing (facts §6.2 / §6.4) so that tests can predict buckets without importing src/core.
  */
+import { createServer, IncomingHttpHeaders, request } from 'node:http';
 import { crc32 } from 'node:zlib';
 import { client, HttpResult } from '../support/flagpole';
 
@@ -246,3 +247,64 @@ export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-
 export const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 
 export const sorted = (keys: string[]) => [...keys].sort();
+
+// ---- a recording HTTP proxy, to see what the real clients send and get, without changing them ----------------------
+
+export interface Exchange {
+  method: string;
+  url: string;
+  requestHeaders: IncomingHttpHeaders;
+  requestBody: string;
+  status: number;
+  responseHeaders: IncomingHttpHeaders;
+}
+
+export interface RecordingProxy {
+  url: string;
+  exchanges: Exchange[];
+  close(): Promise<void>;
+}
+
+/** Forwards every request to `target` (an http://host:port base) and records each exchange. */
+export async function recordingProxy(target: string): Promise<RecordingProxy> {
+  const upstream = new URL(target);
+  const exchanges: Exchange[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const requestBody = Buffer.concat(chunks);
+      const out = request(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+        (up) => {
+          exchanges.push({
+            method: req.method ?? '',
+            url: req.url ?? '',
+            requestHeaders: req.headers,
+            requestBody: requestBody.toString('utf8'),
+            status: up.statusCode ?? 0,
+            responseHeaders: up.headers,
+          });
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        },
+      );
+      out.on('error', (e) => {
+        res.writeHead(502);
+        res.end(String(e));
+      });
+      out.end(requestBody);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    exchanges,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
