@@ -43,6 +43,10 @@ export function now(): Date {
 export function toDate(v: unknown): Date {
   if (v instanceof Date) return v;
   if (typeof v === 'number') return new Date(v);
-  const s = String(v);
-  return new Date(/^\d+$/.test(s) ? Number(s) : /[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s : `${s.replace(' ', 'T')}Z`);
+  let s = String(v).trim().replace(' ', 'T');
+  if (/^\d+$/.test(s)) return new Date(Number(s));
+  // PostgreSQL prints `+00`, which JavaScript's parser does not take; MySQL prints no zone at all (UTC here).
+  if (/T.*[+-]\d\d$/.test(s)) s += ':00';
+  else if (!/[zZ]$|[+-]\d\d:?\d\d$/.test(s)) s += 'Z';
+  return new Date(s);
 }

@@ -23,6 +23,10 @@ export interface Dialect {
    * (inside a transaction) around the migration; absent where one process owns the database (SQLite).
    */
   migrationLock?: { acquire: string; release?: string };
+  /** Whether `SELECT … FOR UPDATE` exists (SQLite has one writer at a time and no row locks). */
+  rowLocks?: boolean;
+  /** Whether schema changes can run inside a transaction (MySQL commits implicitly at every DDL statement). */
+  transactionalDdl?: boolean;
 }
 
 const PG_LOCK = { acquire: 'select pg_advisory_xact_lock(727274321)' };
@@ -36,6 +40,7 @@ export const DIALECTS: readonly Dialect[] = [
     name: 'sqlite',
     schemes: ['file', 'sqlite', 'sqlite3'],
     migrations: 'sqlite',
+    rowLocks: false,
     orm(url) {
       const file = sqlitePath(url);
       if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
@@ -63,6 +68,7 @@ export const DIALECTS: readonly Dialect[] = [
     migrations: 'mysql',
     testUrlEnv: 'FLAGPOLE_TEST_MYSQL_URL',
     migrationLock: MYSQL_LOCK,
+    transactionalDdl: false,
     orm: (url) => ({ driver: require('@mikro-orm/mysql').MySqlDriver, clientUrl: url, ...MYSQL_SESSION }),
   },
   {
@@ -70,6 +76,7 @@ export const DIALECTS: readonly Dialect[] = [
     schemes: ['mariadb'],
     migrations: 'mysql',
     migrationLock: MYSQL_LOCK,
+    transactionalDdl: false,
     orm: (url) => ({ driver: require('@mikro-orm/mariadb').MariaDbDriver, clientUrl: withScheme(url, 'mysql'), ...MYSQL_SESSION }),
   },
 ];
