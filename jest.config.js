@@ -3,6 +3,8 @@
 const tsJest = { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] };
 module.exports = {
   testTimeout: 60000,
+  // Child processes (OIDC provider, clients) and gRPC channels can outlive a file by a moment; never hang CI on them.
+  forceExit: true,
   projects: [
     { displayName: 'unit', testEnvironment: 'node', rootDir: __dirname, roots: ['<rootDir>/src'], testMatch: ['**/*.spec.ts'], transform: tsJest },
     {

@@ -1,10 +1,14 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { AuthModule } from './auth/auth.module';
 import { RouteRegistry } from './common/route-registry';
 import { ConfigModule } from './config/config.module';
 import type { FlagpoleConfig } from './config/config.types';
 import { EvaluationModule } from './evaluation/evaluation.module';
 import { FlagsModule } from './flags/flags.module';
 import { HealthModule } from './health/health.module';
+import { LoggingModule } from './logging/logging.module';
+import { MetaModule } from './meta/meta.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { NamespacesModule } from './namespaces/namespaces.module';
 import { RolloutsModule } from './rollouts/rollouts.module';
 import { RulesModule } from './rules/rules.module';
@@ -19,13 +23,17 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         StorageModule.forRoot(config.db),
+        LoggingModule,
+        MetricsModule.forRoot(config.metrics),
         HealthModule,
+        MetaModule,
         NamespacesModule,
         FlagsModule,
         SegmentsModule,
         RulesModule,
         RolloutsModule,
         EvaluationModule,
+        AuthModule.forRoot(config),
       ],
       providers: [{ provide: RouteRegistry, useValue: routes }],
     };

@@ -2,24 +2,19 @@
  * Builds the Nest application on Fastify with everything Flipt's HTTP surface needs: JSON bodies whatever the
  * Content-Type, trailing slashes ignored, Flipt's error body for every failure, and Swagger at /docs.
  */
-import { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
+import { registerCrossOriginProtection } from './auth/cross-origin';
 import { ErrorFilter } from './common/error.filter';
 import { frameworkErrorHandler, registerHttpCompat } from './common/http-compat';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './common/json-body';
 import { RequestPipe } from './common/request.pipe';
 import { RouteRegistry } from './common/route-registry';
 import type { FlagpoleConfig } from './config/config.types';
+import { rootLogger } from './logging/logger';
+import { NestLogger } from './logging/nest-logger';
 import { setupSwagger } from './swagger';
-
-const LOG_LEVELS: Record<string, LogLevel[]> = {
-  DEBUG: ['error', 'warn', 'log', 'debug', 'verbose'],
-  INFO: ['error', 'warn', 'log'],
-  WARN: ['error', 'warn'],
-  ERROR: ['error'],
-};
 
 export async function createApp(config: FlagpoleConfig): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
@@ -33,15 +28,16 @@ export async function createApp(config: FlagpoleConfig): Promise<NestFastifyAppl
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
   registerJsonBodyParser(fastify);
   registerHttpCompat(fastify);
+  registerCrossOriginProtection(fastify, config.authentication.session.csrf);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, routes), adapter, {
     bodyParser: false,
-    logger: LOG_LEVELS[config.log.level.toUpperCase()] ?? LOG_LEVELS.INFO,
+    logger: new NestLogger(rootLogger(config.log)),
   });
   // Also reached by Fastify's own errors (body parsing, body size): Nest routes its error handler through filters.
   app.useGlobalFilters(new ErrorFilter(routes));
   app.useGlobalPipes(new RequestPipe());
-  app.enableShutdownHooks();
+  // Signals are handled by main.ts (health/graceful-shutdown.ts): readiness first, then close, then exit 0.
   setupSwagger(app);
   return app;
 }

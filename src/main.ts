@@ -2,11 +2,17 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app';
 import { loadConfigWithWarnings } from './config/config.loader';
+import { GrpcHealthServer } from './health/grpc-health.server';
+import { shutdownOnSignals } from './health/graceful-shutdown';
+import { rootLogger } from './logging/logger';
+import { NestLogger } from './logging/nest-logger';
+import { describeCache, describeDatabase } from './logging/startup-report';
 import { runMigrateCommand } from './storage/migrate.command';
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const { config, warnings, file } = loadConfigWithWarnings({ argv, env: process.env });
+  Logger.overrideLogger(new NestLogger(rootLogger(config.log)));
   const logger = new Logger('Flagpole');
   if (file) logger.log(`configuration from ${file}`);
   for (const w of warnings) logger.warn(w);
@@ -14,7 +20,11 @@ async function main(): Promise<void> {
 
   const app = await createApp(config);
   await app.listen(config.server.httpPort, config.server.host);
-  logger.log(`listening on http://${config.server.host}:${config.server.httpPort} (API explorer at /docs)`);
+  shutdownOnSignals(app, logger);
+  const { port } = app.getHttpServer().address() as { port: number };
+  logger.log(`listening on http://${config.server.host}:${port} (API explorer at /docs), gRPC health on ${config.server.host}:${app.get(GrpcHealthServer).port}`);
+  logger.log(`database: ${describeDatabase(config.db.url)}; cache: ${describeCache(config.cache)}`);
+  logger.log(`started in ${Math.round(process.uptime() * 1000)} ms`);
 }
 
 main().catch((e: Error) => {

@@ -27,7 +27,8 @@ export class RequestPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     // Routes that parse their own input (evaluation, the hot path) declare no DTO class: leave their input alone.
     if (!metadata.metatype || metadata.metatype === Object) return value;
-    if (metadata.type !== 'body' && metadata.type !== 'query') return super.transform(value, metadata);
+    // A single named field (`@Query('service')`) or a path parameter is a plain value, not a message.
+    if ((metadata.type !== 'body' && metadata.type !== 'query') || metadata.data) return super.transform(value, metadata);
     const where = metadata.type === 'body' ? 'json body' : 'query string';
     const shaped = normalizeMessage(value, where);
     try {

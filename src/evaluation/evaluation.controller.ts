@@ -5,8 +5,11 @@ import {
   LegacyBatchEvaluationResponse, LegacyEvaluationRequest, LegacyEvaluationResponse, VariantEvaluationResponse,
 } from './evaluation.dto';
 import { EvaluationService } from './evaluation.service';
+import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
 
 /** Bodies are typed `unknown` on purpose: the service parses them without the validation pipe's cost. */
+@Excludable('evaluation')
+@NamespaceScoped()
 @ApiTags('evaluation')
 @Controller()
 export class EvaluationController {
@@ -29,6 +32,7 @@ export class EvaluationController {
   }
 
   @Post('evaluate/v1/batch')
+  @NamespaceScoped('requests')
   @HttpCode(200)
   @ApiBody({ type: BatchEvaluationRequest })
   @ApiOkResponse({ type: BatchEvaluationResponse })
@@ -36,6 +40,7 @@ export class EvaluationController {
     return this.evaluation.batch(body);
   }
 
+  @Excludable('management')
   @Post(['api/v1/evaluate', 'api/v1/namespaces/:namespaceKey/evaluate'])
   @HttpCode(200)
   @ApiBody({ type: LegacyEvaluationRequest })
@@ -44,6 +49,7 @@ export class EvaluationController {
     return this.evaluation.legacy(body, ns);
   }
 
+  @Excludable('management')
   @Post(['api/v1/batch-evaluate', 'api/v1/namespaces/:namespaceKey/batch-evaluate'])
   @HttpCode(200)
   @ApiBody({ type: LegacyBatchEvaluationRequest })

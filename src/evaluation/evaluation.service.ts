@@ -11,6 +11,7 @@ import { formatPreciseTimestamp } from '../common/timestamps';
 import {
   EvaluationError, evaluateBoolean, evaluateVariant, flagType, type BooleanOutcome, type Reason, type Snapshot, type VariantOutcome,
 } from '../core';
+import { EvaluationMetrics } from '../metrics/evaluation.metrics';
 import type {
   BatchEvaluationResponse, BooleanEvaluationResponse, EvaluationResponse, LegacyBatchEvaluationResponse, LegacyEvaluationResponse,
   VariantEvaluationResponse,
@@ -38,22 +39,29 @@ function domainError(e: unknown): unknown {
 
 @Injectable()
 export class EvaluationService {
-  constructor(private readonly snapshots: SnapshotCache) {}
+  constructor(
+    private readonly snapshots: SnapshotCache,
+    private readonly metrics: EvaluationMetrics,
+  ) {}
 
   async variant(body: unknown): Promise<VariantEvaluationResponse> {
     const start = performance.now();
     const req = parseEvaluation(body);
     const snapshot = await this.snapshots.get(namespaceOr(req.namespaceKey));
-    const outcome = run(() => evaluateVariant(snapshot, req));
-    return variantResponse(outcome, req.requestId || randomUUID(), performance.now() - start, wallClock());
+    const outcome = this.run(req, () => evaluateVariant(snapshot, req));
+    const took = performance.now() - start;
+    this.metrics.variant(namespaceOr(req.namespaceKey), outcome, took);
+    return variantResponse(outcome, req.requestId || randomUUID(), took, wallClock());
   }
 
   async boolean(body: unknown): Promise<BooleanEvaluationResponse> {
     const start = performance.now();
     const req = parseEvaluation(body);
     const snapshot = await this.snapshots.get(namespaceOr(req.namespaceKey));
-    const outcome = run(() => evaluateBoolean(snapshot, req));
-    return booleanResponse(outcome, req.requestId || randomUUID(), performance.now() - start, wallClock());
+    const outcome = this.run(req, () => evaluateBoolean(snapshot, req));
+    const took = performance.now() - start;
+    this.metrics.boolean(namespaceOr(req.namespaceKey), outcome, took);
+    return booleanResponse(outcome, req.requestId || randomUUID(), took, wallClock());
   }
 
   /** Each item in its own namespace; unknown flags become error items; any other error fails the batch. */
@@ -66,8 +74,18 @@ export class EvaluationService {
     for (const req of items) {
       const snapshot = await this.snapshots.get(namespaceOr(req.namespaceKey));
       const kind = flagType(snapshot, req.flagKey) ?? null;
-      if (kind === null) results.push({ req, outcome: null, kind });
-      else results.push({ req, kind, outcome: run(() => (kind === 'BOOLEAN' ? evaluateBoolean : evaluateVariant)(snapshot, req)) });
+      if (kind === null) {
+        this.metrics.error(namespaceOr(req.namespaceKey), req.flagKey);
+        results.push({ req, outcome: null, kind });
+      } else if (kind === 'BOOLEAN') {
+        const outcome = this.run(req, () => evaluateBoolean(snapshot, req));
+        this.metrics.boolean(namespaceOr(req.namespaceKey), outcome);
+        results.push({ req, kind, outcome });
+      } else {
+        const outcome = this.run(req, () => evaluateVariant(snapshot, req));
+        this.metrics.variant(namespaceOr(req.namespaceKey), outcome);
+        results.push({ req, kind, outcome });
+      }
     }
     const took = performance.now() - start;
     const at = wallClock();
@@ -94,8 +112,10 @@ export class EvaluationService {
     if (!req.flagKey) throw new InvalidError('invalid field flagKey: must not be empty');
     if (!req.entityId) throw new InvalidError('invalid field entityId: must not be empty');
     const snapshot = await this.snapshots.get(namespaceOr(req.namespaceKey));
-    const outcome = run(() => evaluateVariant(snapshot, req));
-    return legacyResponse(req, outcome, req.requestId || randomUUID(), performance.now() - start, wallClock());
+    const outcome = this.run(req, () => evaluateVariant(snapshot, req));
+    const took = performance.now() - start;
+    this.metrics.variant(namespaceOr(req.namespaceKey), outcome, took);
+    return legacyResponse(req, outcome, req.requestId || randomUUID(), took, wallClock());
   }
 
   /** `/api/v1/batch-evaluate`: one namespace for all items; unknown flags fail the batch unless excluded. */
@@ -116,19 +136,23 @@ export class EvaluationService {
     const evaluated: Array<{ req: ParsedEvaluation; outcome: VariantOutcome }> = [];
     for (const req of items) {
       if (excludeNotFound && !snapshot.flags.has(req.flagKey)) continue;
-      evaluated.push({ req, outcome: run(() => evaluateVariant(snapshot, req)) });
+      const outcome = this.run(req, () => evaluateVariant(snapshot, req));
+      this.metrics.variant(namespaceKey, outcome);
+      evaluated.push({ req, outcome });
     }
     const at = wallClock();
     const responses = evaluated.map(({ req, outcome }) => legacyResponse(req, outcome, '', 0, at));
     return { requestId, responses, requestDurationMillis: performance.now() - start };
   }
-}
 
-function run<T>(evaluate: () => T): T {
-  try {
-    return evaluate();
-  } catch (e) {
-    throw domainError(e);
+  /** Runs one evaluation; a failure is counted and becomes a domain error. */
+  private run<T>(req: ParsedEvaluation, evaluate: () => T): T {
+    try {
+      return evaluate();
+    } catch (e) {
+      this.metrics.error(namespaceOr(req.namespaceKey), req.flagKey);
+      throw domainError(e);
+    }
   }
 }
 

@@ -4,8 +4,11 @@ import { ApiHeader, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger'
 import type { FastifyReply } from 'fastify';
 import { toSnapshotDocument, type SnapshotDocument } from '../core';
 import { SnapshotCache } from './snapshot-cache.service';
+import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
 
 /** The document client-side SDKs (`@flipt-io/flipt-client-js`) poll and evaluate locally. */
+@Excludable('evaluation')
+@NamespaceScoped('key')
 @ApiTags('evaluation')
 @Controller('internal/v1/evaluation/snapshot/namespace')
 export class SnapshotController {

@@ -6,8 +6,11 @@ import { scoped } from '../common/routes';
 import { CreateFlagRequest, FlagListResponse, FlagResponse, UpdateFlagRequest, VariantRequest, VariantResponse } from './flag.dto';
 import { FlagsService } from './flags.service';
 import { VariantsService } from './variants.service';
+import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
 
 
+@Excludable('management')
+@NamespaceScoped()
 @ApiTags('flags')
 @Controller('api/v1')
 export class FlagsController {

@@ -1,28 +1,69 @@
-import { Controller, Get, HttpCode, ServiceUnavailableException } from '@nestjs/common';
-import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { HealthCheckService, MikroOrmHealthIndicator } from '@nestjs/terminus';
+/**
+ * HTTP health, in Flipt's shape: 200 `{"status":"SERVING"}`, or Flipt's error body — 503 code 14 with a message
+ * naming what is down, 404 code 5 for an unknown `?service=`. docs/deployment.md says which probe uses which route.
+ */
+import { Controller, Get, HttpCode, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { IsOptional, IsString } from 'class-validator';
+import { Public } from '../auth/auth.decorators';
+import { DomainError, UnavailableError } from '../common/errors';
+import { GrpcCode } from '../common/grpc-status';
+import { OVERALL } from './grpc-health.server';
+import { HealthService } from './health.service';
 
 class HealthResponse {
-  @ApiProperty({ example: 'SERVING' }) status!: string;
+  @ApiProperty({ example: 'SERVING' }) status!: 'SERVING';
 }
 
+class HealthQuery {
+  @ApiPropertyOptional({ description: 'gRPC health service name; only "" (the whole server) is known' })
+  @IsOptional()
+  @IsString()
+  service?: string;
+}
+
+/** The gRPC health service's answer for a service it does not know, as grpc-gateway relays it. */
+class UnknownServiceError extends DomainError {
+  readonly code = GrpcCode.NotFound;
+  constructor() {
+    super('unknown service');
+  }
+}
+
+const SERVING: HealthResponse = { status: 'SERVING' };
+
+/** Never authenticated, as Flipt's `/health` sits outside its authentication group. */
+@Public()
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
-  constructor(
-    private readonly health: HealthCheckService,
-    private readonly database: MikroOrmHealthIndicator,
-  ) {}
+  constructor(private readonly health: HealthService) {}
 
+  /** Everything Flagpole depends on, checked now: the database (and Redis, when configured). As Flipt's `/health`. */
   @Get()
   @HttpCode(200)
   @ApiOkResponse({ type: HealthResponse })
-  async check(): Promise<HealthResponse> {
-    try {
-      await this.health.check([() => this.database.pingCheck('database', { timeout: 1500 })]);
-    } catch {
-      throw new ServiceUnavailableException('NOT_SERVING: database is unreachable');
-    }
-    return { status: 'SERVING' };
+  @ApiServiceUnavailableResponse({ description: 'NOT_SERVING: a dependency is unreachable, or Flagpole is shutting down' })
+  async check(@Query() query: HealthQuery): Promise<HealthResponse> {
+    if (query.service !== undefined && query.service !== OVERALL) throw new UnknownServiceError();
+    const report = await this.health.check();
+    if (!report.serving) throw new UnavailableError(`NOT_SERVING: ${report.reason}`);
+    return SERVING;
+  }
+
+  /** Liveness: the process answers HTTP. Never fails for a dependency (restarting would not bring a database back). */
+  @Get('live')
+  @ApiOkResponse({ type: HealthResponse })
+  live(): HealthResponse {
+    return SERVING;
+  }
+
+  /** Readiness: started and not shutting down — 503 from SIGTERM on, so load balancers stop sending requests. */
+  @Get('ready')
+  @ApiOkResponse({ type: HealthResponse })
+  @ApiServiceUnavailableResponse({ description: 'NOT_SERVING: shutting down' })
+  ready(): HealthResponse {
+    if (!this.health.isReady()) throw new UnavailableError('NOT_SERVING: shutting down');
+    return SERVING;
   }
 }

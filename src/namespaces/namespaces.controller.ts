@@ -5,13 +5,17 @@ import {
   CreateNamespaceRequest, DeleteNamespaceQuery, NamespaceListResponse, NamespaceResponse, UpdateNamespaceRequest,
 } from './namespace.dto';
 import { NamespacesService } from './namespaces.service';
+import { Excludable, NamespaceScoped, Unscoped } from '../auth/auth.decorators';
 
+@Excludable('management')
+@NamespaceScoped('key')
 @ApiTags('namespaces')
 @Controller('api/v1/namespaces')
 export class NamespacesController {
   constructor(private readonly namespaces: NamespacesService) {}
 
   @Get()
+  @Unscoped()
   @ApiOkResponse({ type: NamespaceListResponse })
   list(@Query() query: ListQuery): Promise<NamespaceListResponse> {
     return this.namespaces.list(query);

@@ -3,8 +3,11 @@ import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { EmptyResponse, ListQuery } from '../common/list.dto';
 import { OrderRolloutsRequest, RolloutListResponse, RolloutRequest, RolloutResponse } from './rollout.dto';
 import { RolloutsService } from './rollouts.service';
+import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
 
 /** Rollouts exist only under a namespace (no legacy un-namespaced routes). */
+@Excludable('management')
+@NamespaceScoped()
 @ApiTags('rollouts')
 @Controller('api/v1/namespaces/:namespaceKey/flags/:flagKey/rollouts')
 export class RolloutsController {

@@ -8,7 +8,10 @@ import {
   DeleteDistributionQuery, DistributionRequest, DistributionResponse, OrderRulesRequest, RuleListResponse, RuleRequest, RuleResponse,
 } from './rule.dto';
 import { RulesService } from './rules.service';
+import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
 
+@Excludable('management')
+@NamespaceScoped()
 @ApiTags('rules')
 @Controller('api/v1')
 export class RulesController {

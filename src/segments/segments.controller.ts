@@ -6,7 +6,10 @@ import { scoped } from '../common/routes';
 import { ConstraintRequest, ConstraintResponse, SegmentListResponse, SegmentRequest, SegmentResponse } from './segment.dto';
 import { ConstraintsService } from './constraints.service';
 import { SegmentsService } from './segments.service';
+import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
 
+@Excludable('management')
+@NamespaceScoped()
 @ApiTags('segments')
 @Controller('api/v1')
 export class SegmentsController {

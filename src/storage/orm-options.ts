@@ -1,5 +1,7 @@
 import type { Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
+import { Authentication } from '../auth/authentication.entity';
+import { OperationLock } from '../auth/operation-lock.entity';
 import { Flag } from '../flags/flag.entity';
 import { Variant } from '../flags/variant.entity';
 import { Namespace } from '../namespaces/namespace.entity';
@@ -12,7 +14,8 @@ import { Constraint } from '../segments/constraint.entity';
 import { Segment } from '../segments/segment.entity';
 import { dialectOf, migrationsPath } from './dialects';
 
-export const ENTITIES = [Namespace, Flag, Variant, Segment, Constraint, Rule, RuleSegment, Distribution, Rollout, RolloutSegment];
+export const ENTITIES = [Namespace, Flag, Variant, Segment, Constraint, Rule, RuleSegment, Distribution, Rollout, RolloutSegment,
+  Authentication, OperationLock];
 
 export interface DatabaseSettings {
   url: string;

@@ -8,10 +8,13 @@ import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/config.loader';
+import { GrpcHealthServer } from '../../src/health/grpc-health.server';
 import { dropDatabase, freshDatabaseUrl } from './databases';
 
 export interface RunningFlagpole {
   url: string;
+  /** The gRPC health service's port (the harness asks for any free one unless FLAGPOLE_SERVER_GRPC_PORT is given). */
+  grpcPort: number;
   app: NestFastifyApplication;
   close(): Promise<void>;
 }
@@ -22,13 +25,14 @@ export async function startFlagpole(env: Record<string, string> = {}): Promise<R
   const dbUrl = env.FLAGPOLE_DB_URL ?? (await freshDatabaseUrl(dir));
   const config = loadConfig({
     argv: [],
-    env: { FLAGPOLE_LOG_LEVEL: 'ERROR', FLAGPOLE_DATA_DIR: dir, ...env, FLAGPOLE_DB_URL: dbUrl },
+    env: { FLAGPOLE_LOG_LEVEL: 'ERROR', FLAGPOLE_SERVER_HOST: '127.0.0.1', FLAGPOLE_SERVER_GRPC_PORT: '0', FLAGPOLE_DATA_DIR: dir, ...env, FLAGPOLE_DB_URL: dbUrl },
   });
   const app = await createApp(config);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   return {
     url: `http://127.0.0.1:${address.port}`,
+    grpcPort: app.get(GrpcHealthServer).port,
     app,
     async close() {
       await app.close();

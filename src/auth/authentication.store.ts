@@ -1,0 +1,171 @@
+/**
+ * Stored authentications (table `authentications`): creation with a fresh client token, lookup by client token,
+ * listing, expiry and deletion. Lookups keep recently verified tokens in memory for a short while (decisions.md
+ * item 3): a hit is served without a query for FRESH_MS, and while the database is unreachable for OUTAGE_MS.
+ * Deleting or expiring an authentication drops it from this instance's memory at once; other instances notice
+ * within FRESH_MS.
+ */
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { ConnectionException } from '@mikro-orm/core';
+import { NotFoundError, ValidationError } from '../common/errors';
+import { now } from '../storage/columns';
+import { Database } from '../storage/database.service';
+import { Method } from './auth-method';
+import { Authentication } from './authentication.entity';
+import type { AuthenticationRecord } from './authentication.record';
+import { generateClientToken, hashClientToken } from './client-token';
+
+export const FRESH_MS = 5_000;
+export const OUTAGE_MS = 5 * 60_000;
+const MAX_REMEMBERED = 10_000;
+
+const DEFAULT_PAGE = 25;
+const MAX_PAGE = 100;
+
+export interface NewAuthentication {
+  method: Method;
+  metadata: Record<string, string>;
+  expiresAt: Date | null;
+  /** The bootstrap token may be given by the operator; otherwise a random one is made. */
+  clientToken?: string;
+}
+
+export interface CreatedAuthentication {
+  clientToken: string;
+  authentication: AuthenticationRecord;
+}
+
+export interface AuthenticationPage {
+  authentications: AuthenticationRecord[];
+  nextPageToken: string;
+}
+
+interface Remembered {
+  record: AuthenticationRecord;
+  verifiedAt: number;
+}
+
+@Injectable()
+export class AuthenticationStore {
+  private readonly recent = new Map<string, Remembered>();
+
+  constructor(private readonly db: Database) {}
+
+  async create(input: NewAuthentication): Promise<CreatedAuthentication> {
+    const clientToken = input.clientToken ?? generateClientToken();
+    const at = now();
+    const row = await this.db.write(null, async (em) =>
+      em.create(Authentication, {
+        id: randomUUID(),
+        hashedClientToken: hashClientToken(clientToken),
+        method: input.method,
+        metadata: JSON.stringify(input.metadata),
+        expiresAt: input.expiresAt,
+        createdAt: at,
+        updatedAt: at,
+      }),
+    );
+    return { clientToken, authentication: toRecord(row) };
+  }
+
+  /** The authentication a client token belongs to (expired ones included: the caller decides), or null. */
+  async getByClientToken(clientToken: string): Promise<AuthenticationRecord | null> {
+    const hash = hashClientToken(clientToken);
+    const remembered = this.recent.get(hash);
+    const age = remembered ? Date.now() - remembered.verifiedAt : Infinity;
+    if (remembered && age < FRESH_MS) return remembered.record;
+    let row: Authentication | null;
+    try {
+      row = await this.db.read((em) => em.findOne(Authentication, { hashedClientToken: hash }));
+    } catch (e) {
+      if (remembered && age < OUTAGE_MS && isUnreachable(e)) return remembered.record;
+      throw e;
+    }
+    if (!row) {
+      this.recent.delete(hash);
+      return null;
+    }
+    const record = toRecord(row);
+    this.remember(hash, record);
+    return record;
+  }
+
+  async get(id: string): Promise<AuthenticationRecord> {
+    const row = await this.db.read((em) => em.findOne(Authentication, { id }));
+    if (!row) throw new NotFoundError('getting authentication by token: resource');
+    return toRecord(row);
+  }
+
+  /**
+   * Flipt's token list: oldest first, `pageToken` a plain decimal offset (anything else reads as 0), page size 25
+   * by default and at most 100.
+   */
+  async list(query: { method?: Method; limit?: number; pageToken?: string }): Promise<AuthenticationPage> {
+    if (query.limit !== undefined && query.limit < 0) throw new ValidationError('limit', 'must be greater than or equal to 0');
+    const limit = !query.limit ? DEFAULT_PAGE : Math.min(query.limit, MAX_PAGE);
+    const offset = /^\d+$/.test(query.pageToken ?? '') ? Number(query.pageToken) : 0;
+    const where = query.method ? { method: query.method } : {};
+    const rows = await this.db.read((em) =>
+      em.find(Authentication, where, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: limit + 1, offset }),
+    );
+    const page = rows.slice(0, limit);
+    return {
+      authentications: page.map(toRecord),
+      nextPageToken: rows.length > limit ? String(offset + page.length) : '',
+    };
+  }
+
+  async count(method: Method): Promise<number> {
+    return this.db.read((em) => em.count(Authentication, { method }));
+  }
+
+  /** Deleting an id that does not exist is not an error (Flipt's behaviour without token-deletion auditing). */
+  async delete(id: string): Promise<void> {
+    await this.db.write(null, (em) => em.nativeDelete(Authentication, { id }));
+    this.forget(id);
+  }
+
+  async expire(id: string, at: Date): Promise<void> {
+    await this.db.write(null, (em) => em.nativeUpdate(Authentication, { id }, { expiresAt: at, updatedAt: now() }));
+    this.forget(id);
+  }
+
+  /** Deletes the method's authentications that expired before `before`; returns how many. */
+  async deleteExpired(method: Method, before: Date): Promise<number> {
+    const deleted = await this.db.write(null, (em) =>
+      em.nativeDelete(Authentication, { method, expiresAt: { $ne: null, $lt: before } }),
+    );
+    for (const [hash, r] of this.recent) {
+      if (r.record.method === method && r.record.expiresAt && r.record.expiresAt < before) this.recent.delete(hash);
+    }
+    return deleted;
+  }
+
+  private remember(hash: string, record: AuthenticationRecord): void {
+    this.recent.delete(hash);
+    if (this.recent.size >= MAX_REMEMBERED) this.recent.delete(this.recent.keys().next().value as string);
+    this.recent.set(hash, { record, verifiedAt: Date.now() });
+  }
+
+  private forget(id: string): void {
+    for (const [hash, r] of this.recent) if (r.record.id === id) this.recent.delete(hash);
+  }
+}
+
+function toRecord(row: Authentication): AuthenticationRecord {
+  return {
+    id: row.id,
+    method: row.method as Method,
+    expiresAt: row.expiresAt ?? null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    metadata: JSON.parse(row.metadata) as Record<string, string>,
+  };
+}
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'PROTOCOL_CONNECTION_LOST', 'ECONNRESET']);
+
+function isUnreachable(e: unknown): boolean {
+  return e instanceof ConnectionException || UNREACHABLE.has(String((e as { code?: unknown })?.code));
+}

@@ -1,0 +1,20 @@
+/**
+ * Client tokens as Flipt makes and stores them: 32 random bytes in base64 URL encoding with padding (44 characters),
+ * stored only as the SHA-256 of the token's bytes in the same encoding. The token itself is never stored or logged.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+
+const TOKEN_BYTES = 32;
+
+/** Go's `base64.URLEncoding`: the URL alphabet, padded (Node's 'base64url' drops the padding). */
+export function base64UrlPadded(bytes: Buffer): string {
+  return bytes.toString('base64').replace(/\+/g, '-').replace(/\//g, '_');
+}
+
+export function generateClientToken(): string {
+  return base64UrlPadded(randomBytes(TOKEN_BYTES));
+}
+
+export function hashClientToken(token: string): string {
+  return base64UrlPadded(createHash('sha256').update(token, 'utf8').digest());
+}

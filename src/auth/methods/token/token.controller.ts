@@ -1,0 +1,18 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { CreateTokenRequest, CreateTokenResponse } from './token.dto';
+import { TokenService } from './token.service';
+
+/** Mounted only when the token method is enabled. Needs a non-namespaced authentication when auth is required. */
+@ApiTags('authentication')
+@Controller('auth/v1/method/token')
+export class TokenController {
+  constructor(private readonly tokens: TokenService) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOkResponse({ type: CreateTokenResponse })
+  create(@Body() body: CreateTokenRequest): Promise<CreateTokenResponse> {
+    return this.tokens.create(body);
+  }
+}

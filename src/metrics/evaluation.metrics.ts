@@ -1,0 +1,92 @@
+/**
+ * Evaluation metrics, named as Flipt's (`flipt_evaluations_*` → `flagpole_evaluations_*`, facts §15):
+ * requests and errors by namespace and flag, results by namespace, flag, type, reason, match and value, and the
+ * latency of single evaluations in milliseconds by namespace. The evaluation service makes one call per outcome; each
+ * costs a few Map lookups (ChildCache) and two or three increments.
+ */
+import { Injectable } from '@nestjs/common';
+import { Counter, Histogram } from 'prom-client';
+import type { BooleanOutcome, VariantOutcome } from '../core';
+import { ChildCache } from './child-cache';
+import { MetricsRegistry } from './metrics.registry';
+
+/** Flipt's reason names, as in evaluation responses. */
+const REASON = {
+  UNKNOWN: 'UNKNOWN_EVALUATION_REASON',
+  FLAG_DISABLED: 'FLAG_DISABLED_EVALUATION_REASON',
+  MATCH: 'MATCH_EVALUATION_REASON',
+  DEFAULT: 'DEFAULT_EVALUATION_REASON',
+} as const;
+
+interface ResultChildren {
+  requests: Counter.Internal;
+  results: Counter.Internal;
+  latency: Histogram.Internal<string>;
+}
+
+@Injectable()
+export class EvaluationMetrics {
+  private readonly enabled: boolean;
+  private readonly results: ChildCache<ResultChildren>;
+  private readonly errors: ChildCache<{ requests: Counter.Internal; errors: Counter.Internal }>;
+
+  constructor(metrics: MetricsRegistry) {
+    this.enabled = metrics.enabled;
+    const registers = [metrics.registry];
+    const requests = new Counter({
+      name: 'flagpole_evaluations_requests_total',
+      help: 'The total number of requested evaluations',
+      labelNames: ['namespace', 'flag'],
+      registers,
+    });
+    const errors = new Counter({
+      name: 'flagpole_evaluations_errors_total',
+      help: 'The total number of evaluations that failed (unknown flag, invalid request)',
+      labelNames: ['namespace', 'flag'],
+      registers,
+    });
+    const results = new Counter({
+      name: 'flagpole_evaluations_results_total',
+      help: 'Evaluation results by namespace, flag, type, reason, match and value',
+      labelNames: ['namespace', 'flag', 'type', 'reason', 'match', 'value'],
+      registers,
+    });
+    const latency = new Histogram({
+      name: 'flagpole_evaluations_latency_milliseconds',
+      help: 'The latency of single evaluations in milliseconds',
+      labelNames: ['namespace'],
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 1000],
+      registers,
+    });
+    this.results = new ChildCache(([namespace, flag, type, reason, match, value]) => ({
+      requests: requests.labels(namespace, flag),
+      results: results.labels(namespace, flag, type, reason, match, value),
+      latency: latency.labels(namespace),
+    }));
+    this.errors = new ChildCache(([namespace, flag]) => ({ requests: requests.labels(namespace, flag), errors: errors.labels(namespace, flag) }));
+  }
+
+  /** `ms`: this evaluation's duration; left out where it is not measured alone (batch items). */
+  variant(namespace: string, o: VariantOutcome, ms?: number): void {
+    if (!this.enabled) return;
+    this.record(this.results.get(namespace, o.flagKey, 'variant', REASON[o.reason], o.match, o.variantKey), ms);
+  }
+
+  boolean(namespace: string, o: BooleanOutcome, ms?: number): void {
+    if (!this.enabled) return;
+    this.record(this.results.get(namespace, o.flagKey, 'boolean', REASON[o.reason], o.reason === 'MATCH', o.enabled), ms);
+  }
+
+  error(namespace: string, flagKey: string): void {
+    if (!this.enabled) return;
+    const c = this.errors.get(namespace, flagKey);
+    c.requests.inc();
+    c.errors.inc();
+  }
+
+  private record(c: ResultChildren, ms: number | undefined): void {
+    c.requests.inc();
+    c.results.inc();
+    if (ms !== undefined) c.latency.observe(ms);
+  }
+}

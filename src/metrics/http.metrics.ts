@@ -1,0 +1,48 @@
+/**
+ * HTTP requests by method, route pattern (`/api/v1/namespaces/:namespaceKey/flags/:key`, never the raw URL, whose
+ * keys would make every flag its own series) and status, with a latency histogram. Requests that match no route are
+ * counted under route `unmatched`.
+ */
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import { Counter, Histogram } from 'prom-client';
+import { ChildCache } from './child-cache';
+import { MetricsRegistry } from './metrics.registry';
+
+const LABELS = ['method', 'route', 'status'] as const;
+
+@Injectable()
+export class HttpMetrics implements OnModuleInit {
+  private readonly children: ChildCache<{ count: Counter.Internal; latency: Histogram.Internal<string> }>;
+
+  constructor(
+    private readonly metrics: MetricsRegistry,
+    private readonly adapter: HttpAdapterHost,
+  ) {
+    const registers = [metrics.registry];
+    const requests = new Counter({ name: 'flagpole_http_requests_total', help: 'HTTP requests by method, route and status', labelNames: LABELS, registers });
+    const duration = new Histogram({
+      name: 'flagpole_http_request_duration_seconds',
+      help: 'HTTP request latency in seconds by method, route and status',
+      labelNames: LABELS,
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    this.children = new ChildCache(([method, route, status]) => ({
+      count: requests.labels(method, route, status),
+      latency: duration.labels(method, route, status),
+    }));
+  }
+
+  onModuleInit(): void {
+    if (!this.metrics.enabled) return;
+    const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
+    fastify.addHook('onResponse', (req, reply, done) => {
+      const child = this.children.get(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode);
+      child.count.inc();
+      child.latency.observe(reply.elapsedTime / 1000);
+      done();
+    });
+  }
+}

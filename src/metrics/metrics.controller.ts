@@ -1,0 +1,23 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Public } from '../auth/auth.decorators';
+import { MetricsRegistry } from './metrics.registry';
+
+/** The content type Flipt's `/metrics` answers with (Prometheus text format 0.0.4); its integration test checks it. */
+const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
+/** Never authenticated, as Flipt mounts `/metrics` outside its authentication group. */
+@Public()
+@ApiTags('metrics')
+@Controller('metrics')
+export class MetricsController {
+  constructor(private readonly metrics: MetricsRegistry) {}
+
+  @Get()
+  @Header('content-type', CONTENT_TYPE)
+  @ApiProduces(CONTENT_TYPE)
+  @ApiOkResponse({ description: 'Prometheus metrics in text format', schema: { type: 'string' } })
+  scrape(): Promise<string> {
+    return this.metrics.registry.metrics();
+  }
+}
