@@ -116,6 +116,14 @@ export class AuthenticationStore {
     };
   }
 
+  /** Authentications of `method` whose metadata holds `key: value` (metadata is stored as compact JSON text). */
+  async countWithMetadata(method: Method, key: string, value: string): Promise<number> {
+    // Not escaped: LIKE escapes differ by database (SQLite has none by default); `_` matching any one character is
+    // harmless for the fixed names this is used with.
+    const needle = JSON.stringify({ [key]: value }).slice(1, -1);
+    return this.db.read((em) => em.count(Authentication, { method, metadata: { $like: `%${needle}%` } }));
+  }
+
   async count(method: Method): Promise<number> {
     return this.db.read((em) => em.count(Authentication, { method }));
   }

@@ -1,8 +1,8 @@
 /**
- * At start-up with the token method enabled and no static token stored yet, creates `initial_bootstrap_token` —
+ * At start-up with the token method enabled and no static token named `initial_bootstrap_token`, creates one —
  * the configured value or a random one — and logs its value once under `client_token`, so that an operator can
- * create the real tokens with it. Once any static token exists nothing happens again (Flipt's rule), so deleting
- * the bootstrap token after use is safe. Two instances starting together are serialised by an operation lock.
+ * create the real tokens with it (the seed's rule; restarts find it and do nothing). Two instances starting
+ * together are serialised by an operation lock.
  */
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { CONFIG } from '../../../config/config.tokens';
@@ -26,9 +26,10 @@ export class TokenBootstrap implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     const { bootstrap } = this.config.authentication.methods.token;
-    if ((await this.store.count(Method.METHOD_TOKEN)) > 0) return;
+    const exists = async () => (await this.store.countWithMetadata(Method.METHOD_TOKEN, TOKEN_NAME, BOOTSTRAP_TOKEN_NAME)) > 0;
+    if (await exists()) return;
     if (!(await this.locks.tryAcquire(LOCK, LOCK_MS))) return;
-    if ((await this.store.count(Method.METHOD_TOKEN)) > 0) return;
+    if (await exists()) return;
     const { clientToken } = await this.store.create({
       method: Method.METHOD_TOKEN,
       metadata: { ...bootstrap.metadata, [TOKEN_NAME]: BOOTSTRAP_TOKEN_NAME, [TOKEN_DESCRIPTION]: BOOTSTRAP_TOKEN_DESCRIPTION },
