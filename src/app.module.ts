@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from './auth/auth.module';
+import { CacheModule } from './cache/cache.module';
 import { RouteRegistry } from './common/route-registry';
 import { ConfigModule } from './config/config.module';
 import type { FlagpoleConfig } from './config/config.types';
@@ -26,6 +27,7 @@ export class AppModule {
         LoggingModule,
         MetricsModule.forRoot(config.metrics),
         HealthModule,
+        CacheModule.forRoot(config),
         MetaModule,
         NamespacesModule,
         FlagsModule,

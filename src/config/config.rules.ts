@@ -85,6 +85,9 @@ function checkCache(config: FlagpoleConfig, ctx: RuleContext): void {
   if (enabled && backend === 'redis' && redis.caCertBytes !== '' && redis.caCertPath !== '') {
     ctx.issue(['cache', 'redis', 'ca_cert_path'], 'cannot be set together with cache.redis.ca_cert_bytes; set exactly one');
   }
+  if (enabled && backend === 'redis' && redis.mode === 'cluster') {
+    ctx.issue(['cache', 'redis', 'mode'], 'cluster is not supported yet; use a single Redis server (or a proxy in front of a cluster)');
+  }
 }
 
 function checkAuthentication(config: FlagpoleConfig, ctx: RuleContext): void {

@@ -279,6 +279,7 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
       evictionInterval: duration('5m', 'How often expired entries are evicted from the memory cache.'),
     }),
     redis: section({
+      url: secret('`redis://[user:password@]host:port/db` or `rediss://…` (TLS); replaces host, port, username, password, db and require_tls when set.'),
       host: str('localhost', 'Redis host.'),
       port: port(6379, 'Redis port.'),
       requireTLS: bool(false, 'Connect to Redis over TLS.'),

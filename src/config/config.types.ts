@@ -262,6 +262,8 @@ export interface MemoryCacheConfig {
 }
 
 export interface RedisCacheConfig {
+  /** `redis://` or `rediss://` URL (Flagpole's addition); when set it replaces host, port, credentials, db and TLS. */
+  url: string;
   host: string;
   port: number;
   requireTLS: boolean;

@@ -8,10 +8,11 @@
  */
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { EntityManager as SqlEntityManager } from '@mikro-orm/knex';
-import { compileSnapshot, type Snapshot } from '../core';
+import { EvaluationCache } from '../cache/evaluation-cache.service';
+import { compileSnapshot, type NamespaceSource, type Snapshot } from '../core';
 import { Database } from '../storage/database.service';
 import { NamespaceChanges } from '../storage/namespace-changes';
-import { loadNamespaceSource, versionOfRow } from './snapshot-loader';
+import { loadNamespaceSource, loadNamespaceVersion, versionOfRow } from './snapshot-loader';
 
 export const VERSION_POLL_MS = 1000;
 
@@ -34,6 +35,7 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly db: Database,
     changes: NamespaceChanges,
+    private readonly cache: EvaluationCache,
   ) {
     this.unsubscribe = changes.subscribe((ns) => this.invalidate(ns));
   }
@@ -112,7 +114,23 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
   }
 
   private async compile(namespaceKey: string): Promise<Snapshot | null> {
-    const source = await this.db.read((em) => loadNamespaceSource(em, namespaceKey));
+    const source = this.cache.enabled ? await this.cachedSource(namespaceKey) : await this.db.read((em) => loadNamespaceSource(em, namespaceKey));
     return source ? compileSnapshot(source) : null;
+  }
+
+  /**
+   * With `cache.enabled`: one query for the namespace's version, then its state from the cache under that version
+   * (loaded by this or another instance), or from the database and stored for the others.
+   */
+  private async cachedSource(namespaceKey: string): Promise<NamespaceSource | null> {
+    const version = await this.db.read((em) => loadNamespaceVersion(em, namespaceKey));
+    if (version === null) return null;
+    const key = `snapshot:${namespaceKey}:${version}`;
+    const cached = await this.cache.get<NamespaceSource>(key);
+    if (cached) return cached;
+    const source = await this.db.read((em) => loadNamespaceSource(em, namespaceKey));
+    // A write between the two reads gives a newer version: store it under its own key.
+    if (source) await this.cache.set(`snapshot:${namespaceKey}:${source.version}`, source);
+    return source;
   }
 }

@@ -21,11 +21,17 @@ export function versionOfRow(ns: Row): string {
   return String(toDate(ns.state_modified_at ?? ns.updated_at).getTime());
 }
 
+/** The namespace's version, or null when it does not exist. */
+export async function loadNamespaceVersion(em: EntityManager, namespaceKey: string): Promise<string | null> {
+  const [ns] = (await (em as SqlEntityManager).getKnex()('namespaces').select('updated_at', 'state_modified_at').where('key', namespaceKey)) as Row[];
+  return ns ? versionOfRow(ns) : null;
+}
+
 /** Null when the namespace does not exist. */
 export async function loadNamespaceSource(em: EntityManager, namespaceKey: string): Promise<NamespaceSource | null> {
+  const version = await loadNamespaceVersion(em, namespaceKey);
+  if (version === null) return null;
   const knex = (em as SqlEntityManager).getKnex();
-  const [ns] = (await knex('namespaces').select('updated_at', 'state_modified_at').where('key', namespaceKey)) as Row[];
-  if (!ns) return null;
 
   const inFlags = () => knex('flags').select('id').where('namespace_key', namespaceKey);
   const inSegments = () => knex('segments').select('id').where('namespace_key', namespaceKey);
@@ -69,7 +75,7 @@ export async function loadNamespaceSource(em: EntityManager, namespaceKey: strin
 
   return {
     key: namespaceKey,
-    version: versionOfRow(ns),
+    version,
     flags: flags.map((f): SourceFlag => ({
       key: str(f.key),
       name: str(f.name),

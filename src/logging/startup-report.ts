@@ -2,6 +2,7 @@
  * What start-up says about the database and the cache: enough to see which one is in use, never a credential (a URL's
  * user, password and query string are left out).
  */
+import { describeRedis } from '../cache/redis-options';
 import type { CacheConfig } from '../config/config.types';
 import { dialectOf, sqlitePath } from '../storage/dialects';
 
@@ -18,6 +19,6 @@ export function describeDatabase(url: string): string {
 
 export function describeCache(cache: CacheConfig): string {
   if (!cache.enabled) return 'evaluation snapshots in memory (cache disabled)';
-  if (cache.backend === 'redis') return `redis ${cache.redis.host}:${cache.redis.port} db ${cache.redis.db}`;
+  if (cache.backend === 'redis') return `redis ${describeRedis(cache.redis)}`;
   return 'memory';
 }

@@ -1,0 +1,215 @@
+/**
+ * Scale-out as operators run it: two built Flagpole processes on one PostgreSQL database (reached through a loopback
+ * TCP proxy, so the test can cut it) and one Redis (a private redis-server, so the test can stop it).
+ *   - both start together on an empty database and migrate once;
+ *   - a write on one instance reaches the other's evaluations within 1 s (measured, printed);
+ *   - 100 parallel creates of one flag key across both: one success, Flipt's duplicate error for the rest;
+ *   - Redis goes away: no 5xx, /health says so, writes still reach the other instance (version poll); it returns:
+ *     broadcast resumes without a restart;
+ *   - the database goes away: evaluations keep answering, writes get 503, all recovers without a restart.
+ * Runs once per CI run (the default SQLite run), against the machine's PostgreSQL; skipped, saying so, without it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MikroORM } from '@mikro-orm/core';
+import { ormOptions } from '../../src/storage/orm-options';
+import { freshDatabaseUrl, TEST_DIALECT } from '../support/databases';
+import { eventually } from '../auth/support';
+import { client } from '../support/flagpole';
+import { buildOnce, FlagpoleProcess, ROOT } from '../ops/support/process';
+import { TcpProxy } from '../ops/support/tcp-proxy';
+import { freePort, RedisServer, redisServerInstalled } from './support/redis-server';
+
+const POSTGRES_ADMIN = process.env.FLAGPOLE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** dropDatabase works on the dialect under test (SQLite here); these databases are PostgreSQL ones. */
+async function dropPostgresDatabase(url: string): Promise<void> {
+  const name = /\/(flagpole_test_[a-z0-9_]+)/.exec(url)![1];
+  const orm = await MikroORM.init({ ...ormOptions({ url: POSTGRES_ADMIN }), entities: [], discovery: { warnWhenNoEntities: false } });
+  try {
+    await orm.em.getConnection().execute(`drop database if exists ${name} with (force)`);
+  } finally {
+    await orm.close(true);
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+
+type Api = ReturnType<typeof client>;
+
+/**
+ * Writes `enabled` through `writer` after `reader` has loaded the current state (so that only a change notification
+ * can make it see the write), then returns how long until `reader` evaluates the new value.
+ */
+async function propagation(writer: Api, reader: Api, flagKey: string, enabled: boolean): Promise<number> {
+  await reader.post('/evaluate/v1/boolean', { flagKey, entityId: 'e1', context: {} });
+  expect((await writer.put(`/api/v1/namespaces/default/flags/${flagKey}`, { key: flagKey, name: flagKey, enabled })).status).toBe(200);
+  return convergence(reader, flagKey, enabled);
+}
+
+/** Polls `api` until the flag's boolean evaluation equals `expected`; returns the milliseconds it took. */
+async function convergence(api: Api, flagKey: string, expected: boolean, timeoutMs = 5000): Promise<number> {
+  const start = performance.now();
+  for (;;) {
+    const r = await api.post('/evaluate/v1/boolean', { flagKey, entityId: 'e1', context: {} });
+    expect(r.status).toBe(200);
+    if (r.body.enabled === expected) return performance.now() - start;
+    if (performance.now() - start > timeoutMs) throw new Error(`no convergence within ${timeoutMs} ms`);
+    await sleep(2);
+  }
+}
+
+const usable = TEST_DIALECT === 'sqlite' && redisServerInstalled();
+const suite = usable ? describe : describe.skip;
+if (!usable && TEST_DIALECT === 'sqlite') console.warn('multi-instance suite skipped: redis-server is not installed');
+
+suite('two instances on one PostgreSQL and one Redis', () => {
+  let dir: string;
+  let dbUrl = '';
+  let proxy: TcpProxy;
+  let redis: RedisServer;
+  let a: FlagpoleProcess;
+  let b: FlagpoleProcess;
+  let apiA: Api;
+  let apiB: Api;
+  let skipped = false;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'flagpole-scale-'));
+    try {
+      dbUrl = await freshDatabaseUrl(dir, 'postgres');
+    } catch (e) {
+      skipped = true;
+      console.warn(`multi-instance suite skipped: no PostgreSQL answers at ${POSTGRES_ADMIN} (${(e as Error).message})`);
+      return;
+    }
+    await buildOnce();
+    const target = new URL(dbUrl);
+    proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
+    await proxy.start();
+    const proxied = new URL(dbUrl);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(proxy.port);
+    redis = new RedisServer(await freePort());
+    await redis.start();
+    const env = {
+      FLAGPOLE_DB_URL: proxied.toString(),
+      FLAGPOLE_CACHE_ENABLED: 'true',
+      FLAGPOLE_CACHE_BACKEND: 'redis',
+      FLAGPOLE_CACHE_REDIS_URL: redis.url,
+      FLAGPOLE_LOG_LEVEL: 'INFO',
+    };
+    // Started together against the empty database: the migration lock lets one migrate while the other waits.
+    a = new FlagpoleProcess(ROOT, { ...env, FLAGPOLE_DATA_DIR: join(dir, 'a') });
+    b = new FlagpoleProcess(ROOT, { ...env, FLAGPOLE_DATA_DIR: join(dir, 'b') });
+    await Promise.all([a.ready(60_000), b.ready(60_000)]);
+    apiA = client(a.url);
+    apiB = client(b.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    a?.kill();
+    b?.kill();
+    await Promise.all([a?.exit, b?.exit]);
+    await redis?.stop();
+    await proxy?.stop();
+    if (dbUrl) await dropPostgresDatabase(dbUrl).catch(() => undefined);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const it_ = (name: string, fn: () => Promise<void>, timeout = 60_000) => it(name, async () => (skipped ? undefined : fn()), timeout);
+
+  it_('both came up on the one schema, each logging the shared cache it uses', async () => {
+    for (const p of [a, b]) {
+      expect((await client(p.url).get('/health')).body).toEqual({ status: 'SERVING' });
+      expect(p.lines.some((l) => /cache: redis redis:\/\/127\.0\.0\.1:\d+/.test(l.M))).toBe(true);
+    }
+    const migrated = [a, b].flatMap((p) => p.lines.filter((l) => /^applied migrations: /.test(l.M)));
+    expect(migrated).toHaveLength(1);
+  });
+
+  it_('a write on one instance reaches the other within 1 s; the namespace state is shared through Redis', async () => {
+    expect((await apiA.post('/api/v1/namespaces/default/flags', { key: 'conv', name: 'Conv', type: 'BOOLEAN_FLAG_TYPE', enabled: false })).status).toBe(200);
+    await convergence(apiB, 'conv', false);
+    const times: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const enabled = i % 2 === 0;
+      const [writer, reader] = i % 4 < 2 ? [apiA, apiB] : [apiB, apiA];
+      times.push(await propagation(writer, reader, 'conv', enabled));
+    }
+    console.log(
+      `convergence between two instances over Redis: p50 ${percentile(times, 50).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms (n=${times.length})`,
+    );
+    expect(Math.max(...times)).toBeLessThan(1000);
+    // The loaded namespace state sits in Redis under the configured prefix, once per version.
+    expect(await redis.command('KEYS', 'flagpole::snapshot:default:*')).toMatch(/^\*[1-9]/);
+  });
+
+  it_('100 parallel creates of one key across both instances: one success, Flipt duplicate errors, no 5xx, no orphans', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        (i % 2 ? apiA : apiB).post('/api/v1/namespaces/default/flags', { key: 'race', name: `Race ${i}`, type: 'VARIANT_FLAG_TYPE', enabled: true }),
+      ),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s >= 500)).toEqual([]);
+    for (const r of results.filter((x) => x.status !== 200)) {
+      expect(r).toMatchObject({ status: 400, body: { code: 3, message: 'flag "default/race" is not unique', details: [] } });
+    }
+    const listed = await apiB.get('/api/v1/namespaces/default/flags?limit=1000');
+    expect(listed.body.flags.filter((f: { key: string }) => f.key === 'race')).toHaveLength(1);
+  });
+
+  it_('Redis goes away: no 5xx, health says so, writes still converge; it comes back: broadcast resumes', async () => {
+    await redis.stop();
+    const down = Date.now();
+    for (const p of [a, b]) {
+      await eventually(async () => {
+        const h = await client(p.url).get('/health');
+        expect(h).toMatchObject({ status: 503, body: { code: 14, message: expect.stringContaining('redis') } });
+      });
+    }
+    const withoutRedis = await propagation(apiA, apiB, 'conv', true);
+    const flags = await apiB.post('/evaluate/v1/batch', { requests: [{ flagKey: 'conv', entityId: 'x', context: {} }, { flagKey: 'race', entityId: 'x', context: {} }] });
+    expect(flags.status).toBe(200);
+    expect(a.lines.some((l) => /redis .* unavailable/.test(l.M))).toBe(true);
+    console.log(`without Redis: health 503 within ${Date.now() - down} ms; a write converged in ${withoutRedis.toFixed(0)} ms (version poll)`);
+    expect(withoutRedis).toBeLessThan(2500);
+
+    await redis.start();
+    for (const p of [a, b]) {
+      await eventually(async () => expect((await client(p.url).get('/health')).body).toEqual({ status: 'SERVING' }), 15_000);
+    }
+    expect(a.lines.some((l) => /redis .* reachable again/.test(l.M))).toBe(true);
+    const times: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      times.push(await propagation(apiA, apiB, 'conv', i % 2 === 0));
+    }
+    console.log(`after Redis returned: convergence max ${Math.max(...times).toFixed(1)} ms`);
+    expect(Math.max(...times)).toBeLessThan(1000);
+  }, 90_000);
+
+  it_('the database goes away: evaluations answer, writes get 503; it returns: writes work without a restart', async () => {
+    // Both instances have loaded the current state before the cut.
+    await propagation(apiA, apiB, 'conv', true);
+    await convergence(apiA, 'conv', true);
+    await proxy.stop();
+    for (const api of [apiA, apiB]) {
+      const r = await api.post('/evaluate/v1/boolean', { flagKey: 'conv', entityId: 'e1', context: {} });
+      expect(r).toMatchObject({ status: 200, body: { enabled: true } });
+      const w = await api.post('/api/v1/namespaces/default/flags', { key: 'during-outage', name: 'x', type: 'BOOLEAN_FLAG_TYPE' });
+      expect(w.status).toBe(503);
+      expect(w.body).toMatchObject({ code: 14 });
+    }
+    await proxy.start();
+    await eventually(async () => {
+      const w = await apiA.post('/api/v1/namespaces/default/flags', { key: 'after-outage', name: 'x', type: 'BOOLEAN_FLAG_TYPE', enabled: true });
+      expect(w.status).toBe(200);
+    }, 20_000);
+    await convergence(apiB, 'after-outage', true);
+  }, 90_000);
+});
+
