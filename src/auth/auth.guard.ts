@@ -1,15 +1,17 @@
 /**
- * The one guard (registered as APP_GUARD). With `authentication.required` off it enforces nothing, as Flipt installs
- * no authentication at all then. With it on, every route needs an authentication except `@Public()` routes and
- * routes whose `@Excludable(group)` is switched off by `authentication.exclude.<group>`:
- *   1. the methods that read a credential from every request (JWT) try first;
- *   2. otherwise the client token (Bearer, or the session cookie) is looked up; expired → refused;
+ * The one guard (registered as APP_GUARD), composing the methods' Passport strategies. With
+ * `authentication.required` off it enforces nothing, as Flipt installs no authentication at all then. With it on,
+ * every route needs an authentication except `@Public()` routes and routes whose `@Excludable(group)` is switched
+ * off by `authentication.exclude.<group>`:
+ *   1. the strategies of methods that read a credential from every request (JWT) try first;
+ *   2. then the client-token strategy looks the Bearer token or session cookie up; expired → refused;
  *   3. the authentication's own method may still refuse it (OIDC `email_matches`);
  *   4. a namespaced static token must be used on a `@NamespaceScoped` route, in its namespace.
  * Every refusal is Flipt's 401 `request was not authenticated`.
  */
-import { CanActivate, ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
+import { ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { AuthGuard as PassportGuard } from '@nestjs/passport';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { UnauthenticatedError } from '../common/errors';
 import { CONFIG } from '../config/config.tokens';
@@ -20,15 +22,20 @@ import {
 } from './auth.decorators';
 import { AuthenticationStore } from './authentication.store';
 import { isExpired, type AuthenticationRecord } from './authentication.record';
-import { credentialOf } from './credentials';
+import { credentialOf, type CredentialRequest } from './credentials';
+import { METHODS } from './methods';
+import { attachAuthenticator, CLIENT_TOKEN_STRATEGY, RequestAuthenticator } from './request-authenticator';
 import { requestNamespace } from './request-namespace';
 import { clearRefusedSession } from './session-cookies';
 import { TOKEN_NAMESPACE } from './methods/token/token.metadata';
 
+/** Passport strategies in the order they are tried: per-request methods first, then client tokens. */
+const STRATEGIES = [...METHODS.flatMap((m) => (m.strategy ? [m.name] : [])), CLIENT_TOKEN_STRATEGY];
+
 @Injectable()
-export class AuthGuard implements CanActivate {
+export class AuthGuard extends PassportGuard(STRATEGIES) implements RequestAuthenticator {
   private readonly logger = new Logger('Authentication');
-  private readonly perRequest: AuthMethod[];
+  private readonly byName: Map<string, AuthMethod>;
   private readonly byMethod: Map<Method, AuthMethod>;
   private readonly jwtEnabled: boolean;
 
@@ -38,13 +45,14 @@ export class AuthGuard implements CanActivate {
     @Inject(AUTH_METHODS) methods: AuthMethod[],
     private readonly store: AuthenticationStore,
   ) {
+    super();
     const enabled = methods.filter((m) => m.enabled);
-    this.perRequest = enabled.filter((m) => m.authenticate);
+    this.byName = new Map(enabled.map((m) => [m.name, m]));
     this.byMethod = new Map(enabled.map((m) => [m.method, m]));
-    this.jwtEnabled = this.perRequest.some((m) => m.method === Method.METHOD_JWT);
+    this.jwtEnabled = this.byMethod.has(Method.METHOD_JWT);
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http' || !this.config.authentication.required) return true;
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC, targets)) return true;
@@ -54,7 +62,9 @@ export class AuthGuard implements CanActivate {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest & AuthenticatedRequest>();
     try {
-      const authentication = await this.authenticate(request);
+      attachAuthenticator(request, this);
+      await super.canActivate(context);
+      const authentication = (request as { user?: AuthenticationRecord }).user!;
       this.checkNamespace(authentication, request, this.reflector.getAllAndOverride(NAMESPACE_SCOPE, targets));
       request[AUTHENTICATION] = authentication;
       return true;
@@ -66,11 +76,18 @@ export class AuthGuard implements CanActivate {
     }
   }
 
-  private async authenticate(request: FastifyRequest): Promise<AuthenticationRecord> {
-    for (const method of this.perRequest) {
-      const authentication = await method.authenticate!(request);
-      if (authentication) return authentication;
-    }
+  /** Passport's verdict: a strategy's error (a JWT that does not verify, an unknown token) or no strategy matched. */
+  override handleRequest<T>(error: unknown, user: T | false): T {
+    if (error) throw error;
+    if (!user) this.refuse('no strategy authenticated the request');
+    return user;
+  }
+
+  enabledMethod(name: AuthMethod['name']): AuthMethod | undefined {
+    return this.byName.get(name);
+  }
+
+  async authenticateClientToken(request: CredentialRequest): Promise<AuthenticationRecord> {
     const credential = credentialOf(request, this.jwtEnabled);
     if (credential?.kind !== 'client-token') return this.refuse('no authorization provided');
     const authentication = await this.store.getByClientToken(credential.value);

@@ -1,6 +1,7 @@
 /**
- * Authentication: the one guard (APP_GUARD), the `/auth/v1` API, every method of methods/index.ts (their
- * controllers mounted only while they are enabled, as Flipt mounts a method's routes), and the cleanup task.
+ * Authentication: the one guard (APP_GUARD) composing the Passport strategies, the `/auth/v1` API, every method of
+ * methods/index.ts (their controllers mounted only while they are enabled, as Flipt mounts a method's routes), and
+ * the cleanup task.
  */
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
@@ -11,6 +12,7 @@ import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
 import { AuthenticationStore } from './authentication.store';
+import { ClientTokenStrategy } from './client-token.strategy';
 import { METHODS } from './methods';
 import { OperationLocks } from './operation-lock.service';
 import { TokenCleanupTask } from './token-cleanup.task';
@@ -29,6 +31,9 @@ export class AuthModule {
         AuthService,
         TokenCleanupTask,
         ...METHODS.map((m) => m.method),
+        // Every strategy the guard names is registered with Passport, whether its method is enabled or not.
+        ClientTokenStrategy,
+        ...METHODS.flatMap((m) => (m.strategy ? [m.strategy] : [])),
         { provide: AUTH_METHODS, useFactory: (...methods: unknown[]) => methods, inject: METHODS.map((m) => m.method) },
         ...enabled.flatMap((m) => m.providers ?? []),
         { provide: APP_GUARD, useClass: AuthGuard },
