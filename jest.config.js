@@ -3,6 +3,8 @@
 const tsJest = { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] };
 module.exports = {
   testTimeout: 60000,
+  // Prints which dialects this run covers and which it skips (and whether their servers answer).
+  globalSetup: '<rootDir>/test/support/dialect-report.js',
   // Child processes (OIDC provider, clients) and gRPC channels can outlive a file by a moment; never hang CI on them.
   forceExit: true,
   projects: [

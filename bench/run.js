@@ -3,6 +3,8 @@
 // same JSON, with the same autocannon settings, one after the other on this machine. Prints req/s and latency for
 // boolean, variant and a 50-flag batch, the Flagpole ÷ bare ratio, then both at a fixed 1,000 req/s; then the
 // 10,000-flag snapshot build time and RSS (bench/snapshot-10k.js). Numbers, not assertions.
+// BENCH_DB_URL runs Flagpole on another (empty) database instead, e.g. postgres://postgres@127.0.0.1:5432/bench_empty:
+// evaluations make no query, so the numbers should match SQLite's.
 'use strict';
 const { fork, spawn } = require('node:child_process');
 const { mkdtempSync, rmSync } = require('node:fs');
@@ -28,7 +30,7 @@ function waitForHealth(url, ms = 30000) {
 
 function startFlagpole(dir, port) {
   const child = spawn(process.execPath, [join(ROOT, 'dist/main.js')], {
-    env: { ...process.env, FLAGPOLE_DB_URL: `file:${join(dir, 'bench.db')}`, FLAGPOLE_SERVER_HTTP_PORT: String(port), FLAGPOLE_SERVER_HOST: '127.0.0.1', FLAGPOLE_LOG_LEVEL: 'ERROR', FLAGPOLE_SERVER_GRPC_PORT: String(port + 1) },
+    env: { ...process.env, FLAGPOLE_DB_URL: process.env.BENCH_DB_URL || `file:${join(dir, 'bench.db')}`, FLAGPOLE_SERVER_HTTP_PORT: String(port), FLAGPOLE_SERVER_HOST: '127.0.0.1', FLAGPOLE_LOG_LEVEL: 'ERROR', FLAGPOLE_SERVER_GRPC_PORT: String(port + 1) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return child;
