@@ -8,7 +8,8 @@
  * (about two minutes: sqlite3 compiles).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { validate as lintDockerfile } from 'dockerfile-utils';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/config.loader';
@@ -45,6 +46,12 @@ describe('Dockerfile', () => {
     expect(ops('EXPOSE')).toEqual([`${defaults.server.httpPort} ${defaults.server.grpcPort}`]);
     expect(execForm(ops('CMD')[0])).toEqual(['node', 'dist/main.js']);
     expect(ops('HEALTHCHECK')[0]).toMatch(/--interval=\d+s --timeout=\d+s --start-period=\d+s --retries=\d+ CMD \[/);
+  });
+
+  it('passes a Dockerfile linter (dockerfile-utils, the Docker language server\'s rules), which does catch mistakes', () => {
+    const messages = (text: string) => lintDockerfile(text).map((d) => `line ${d.range.start.line + 1}: ${d.message}`);
+    expect(messages(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'))).toEqual([]);
+    expect(messages('FROM node:20\nWORKDIR app\ncmd ["a"]\nCMD ["b"]\n').length).toBeGreaterThanOrEqual(3);
   });
 });
 
