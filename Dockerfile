@@ -25,6 +25,8 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
 COPY src ./src
+# The web UI (React + Vite), built into dist/web by the same `npm run build`.
+COPY ui ./ui
 # No .git in the build context: the commit shown by /meta/info comes from this argument.
 ARG BUILD_COMMIT=""
 RUN BUILD_COMMIT="${BUILD_COMMIT}" npm run build

@@ -15,6 +15,7 @@ import { RolloutsModule } from './rollouts/rollouts.module';
 import { RulesModule } from './rules/rules.module';
 import { SegmentsModule } from './segments/segments.module';
 import { StorageModule } from './storage/storage.module';
+import { UiModule } from './ui/ui.module';
 
 @Module({})
 export class AppModule {
@@ -36,6 +37,7 @@ export class AppModule {
         RolloutsModule,
         EvaluationModule,
         AuthModule.forRoot(config),
+        UiModule,
       ],
       providers: [{ provide: RouteRegistry, useValue: routes }],
     };

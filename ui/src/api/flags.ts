@@ -1,0 +1,54 @@
+import { api, enc } from './client';
+import type { PageFetcher } from './paging';
+import type { Flag, FlagType, Page, Variant } from './types';
+
+const flagsOf = (ns: string) => `api/v1/namespaces/${enc(ns)}/flags`;
+const flagPath = (ns: string, key: string) => `${flagsOf(ns)}/${enc(key)}`;
+
+export const flagPages = (ns: string): PageFetcher<Flag> => async (limit, pageToken, signal) => {
+  const r = await api.get<{ flags: Flag[] } & Page>(flagsOf(ns), { query: { limit, pageToken }, signal });
+  return { items: r.flags, nextPageToken: r.nextPageToken, totalCount: r.totalCount };
+};
+
+export const getFlag = (ns: string, key: string, signal?: AbortSignal) => api.get<Flag>(flagPath(ns, key), { signal });
+
+export interface NewFlag {
+  key: string;
+  name: string;
+  description: string;
+  enabled: boolean;
+  type: FlagType;
+}
+
+export const createFlag = (ns: string, input: NewFlag) => api.post<Flag>(flagsOf(ns), input);
+
+export interface FlagChanges {
+  name: string;
+  description: string;
+  enabled: boolean;
+  defaultVariantId: string;
+}
+
+/** The API replaces every field on update, so callers start from the flag as loaded. */
+export function flagChanges(flag: Flag): FlagChanges {
+  return { name: flag.name, description: flag.description, enabled: flag.enabled, defaultVariantId: flag.defaultVariant?.id ?? '' };
+}
+
+export const updateFlag = (ns: string, key: string, changes: FlagChanges) => api.put<Flag>(flagPath(ns, key), changes);
+
+export const deleteFlag = (ns: string, key: string) => api.delete(flagPath(ns, key));
+
+export interface VariantInput {
+  key: string;
+  name: string;
+  description: string;
+  attachment: string;
+}
+
+export const createVariant = (ns: string, flagKey: string, input: VariantInput) =>
+  api.post<Variant>(`${flagPath(ns, flagKey)}/variants`, input);
+
+export const updateVariant = (ns: string, flagKey: string, id: string, input: VariantInput) =>
+  api.put<Variant>(`${flagPath(ns, flagKey)}/variants/${enc(id)}`, input);
+
+export const deleteVariant = (ns: string, flagKey: string, id: string) => api.delete(`${flagPath(ns, flagKey)}/variants/${enc(id)}`);

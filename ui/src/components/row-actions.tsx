@@ -1,0 +1,36 @@
+/** The column of a table that holds each row's buttons: a header cell with a name only screen readers need. */
+export function ActionsHeader() {
+  return (
+    <th scope="col" className="actions-col">
+      <span className="visually-hidden">Actions</span>
+    </th>
+  );
+}
+
+/** Edit and Delete for one item, named after it for screen readers ("Edit variant control"). */
+export function EditDeleteButtons({ what, onEdit, onDelete }: { what: string; onEdit(): void; onDelete(): void }) {
+  return (
+    <>
+      <button type="button" onClick={onEdit} aria-label={`Edit ${what}`}>
+        Edit
+      </button>
+      <DeleteButton what={what} onDelete={onDelete} />
+    </>
+  );
+}
+
+/** Delete for one item; when it cannot be deleted, disabled and described by the element (`reasonId`) that says why. */
+export function DeleteButton({ what, onDelete, reasonId }: { what: string; onDelete(): void; reasonId?: string }) {
+  return (
+    <button
+      type="button"
+      className={reasonId ? undefined : 'danger-text'}
+      onClick={onDelete}
+      disabled={Boolean(reasonId)}
+      aria-describedby={reasonId}
+      aria-label={`Delete ${what}`}
+    >
+      Delete
+    </button>
+  );
+}

@@ -1,0 +1,31 @@
+/** An on/off control: a button with role="switch", so Space/Enter toggle it and screen readers say its state. */
+export function Switch({
+  checked,
+  onChange,
+  label,
+  disabled,
+  showLabel = false,
+}: {
+  checked: boolean;
+  onChange(checked: boolean): void;
+  label: string;
+  disabled?: boolean;
+  showLabel?: boolean;
+}) {
+  return (
+    <button
+      type="button"
+      role="switch"
+      aria-checked={checked}
+      aria-label={showLabel ? undefined : label}
+      className="switch"
+      disabled={disabled}
+      onClick={() => onChange(!checked)}
+    >
+      <span className="switch-track" aria-hidden="true">
+        <span className="switch-thumb" />
+      </span>
+      {showLabel && <span className="switch-label">{label}</span>}
+    </button>
+  );
+}

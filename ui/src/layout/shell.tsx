@@ -1,0 +1,112 @@
+/**
+ * The frame around every page: a top bar (product, the configured label, namespace switcher, who is signed in and
+ * sign-out) and the navigation. A skip link leads keyboard users past both to the page.
+ */
+import { useEffect, useRef, type ReactNode } from 'react';
+import { navigate, path, useRoute } from '../routing/hash-router';
+import { Link } from '../routing/link';
+import { useCurrentNamespace, useNamespaces } from '../session/namespaces';
+import { useSession } from '../session/session';
+import { readableTextOn } from '../lib/contrast';
+
+const SCOPED = [
+  { section: 'flags', label: 'Flags' },
+  { section: 'segments', label: 'Segments' },
+  { section: 'console', label: 'Console' },
+];
+
+export function Shell({ children }: { children: ReactNode }) {
+  const { state, signOut } = useSession();
+  const route = useRoute();
+  const ns = useCurrentNamespace();
+  const namespaces = useNamespaces();
+  const main = useRef<HTMLElement>(null);
+  const routeKey = route.segments.join('/');
+
+  // A new page: move focus to it, as a full page load would, so screen readers and Tab start there.
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    main.current?.focus({ preventScroll: true });
+    window.scrollTo(0, 0);
+  }, [routeKey]);
+
+  if (state.status !== 'ready') return null;
+  const topbar = state.ui.topbar;
+  const barStyle = topbar?.color ? { background: topbar.color, color: readableTextOn(topbar.color) } : undefined;
+  const section = route.segments[0] === 'namespaces' && route.segments[2] ? route.segments[2] : '';
+  const current = (s: string) => (section === s ? 'page' : undefined);
+  const who = state.self?.metadata['io.flagpole.auth.email'] ?? state.self?.metadata['io.flagpole.auth.name']
+    ?? state.self?.metadata['io.flagpole.auth.token.name'] ?? (state.via === 'token' ? 'client token' : undefined);
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main" onClick={(e) => { e.preventDefault(); main.current?.focus(); }}>
+        Skip to content
+      </a>
+      <header className="topbar" style={barStyle}>
+        <Link to={path('namespaces', ns, 'flags')} className="brand">
+          <img src="./favicon.svg" alt="" width={22} height={22} />
+          Flagpole
+        </Link>
+        {topbar?.label && <span className="env-label">{topbar.label}</span>}
+        <div className="topbar-spacer" />
+        <div className="ns-switcher">
+          <label htmlFor="namespace-switcher">Namespace</label>
+          <select
+            id="namespace-switcher"
+            value={ns}
+            onChange={(e) => navigate(path('namespaces', e.target.value, SCOPED.some((s) => s.section === section) ? section : 'flags'))}
+          >
+            {(namespaces.data ?? [{ key: ns, name: ns }]).map((n) => (
+              <option key={n.key} value={n.key}>
+                {n.name === n.key ? n.key : `${n.name} (${n.key})`}
+              </option>
+            ))}
+          </select>
+        </div>
+        {state.required && (
+          <div className="user">
+            {who && <span className="who">{who}</span>}
+            <button type="button" onClick={() => void signOut()}>
+              Sign out
+            </button>
+          </div>
+        )}
+      </header>
+      <div className="body">
+        <nav className="sidenav" aria-label="Main">
+          <p className="nav-heading">{ns}</p>
+          <ul>
+            {SCOPED.map((s) => (
+              <li key={s.section}>
+                <Link to={path('namespaces', ns, s.section)} aria-current={current(s.section)}>
+                  {s.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <p className="nav-heading">Settings</p>
+          <ul>
+            <li>
+              <Link to="/namespaces" aria-current={route.segments.length === 1 && route.segments[0] === 'namespaces' ? 'page' : undefined}>
+                Namespaces
+              </Link>
+            </li>
+            <li>
+              <Link to="/settings/tokens" aria-current={route.segments[1] === 'tokens' ? 'page' : undefined}>
+                Static tokens
+              </Link>
+            </li>
+          </ul>
+        </nav>
+        <main id="main" ref={main} tabIndex={-1}>
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+/**
+ * One flag: its details and on/off switch; for a variant flag its variants and rules, for a boolean flag its
+ * rollouts. Each section saves on its own and reloads what it changed.
+ */
+import { useState } from 'react';
+import { deleteFlag, getFlag } from '../api/flags';
+import { listAllSegments } from '../api/segments';
+import { ConfirmDialog } from '../components/confirm-dialog';
+import { ErrorMessage } from '../components/error-message';
+import { NotLoaded } from '../components/not-loaded';
+import { useNotify } from '../components/notices';
+import { PageHeader } from '../components/page-header';
+import { useLoad } from '../hooks/use-load';
+import { navigate, path } from '../routing/hash-router';
+import { Link } from '../routing/link';
+import { FlagDetailsForm } from './flag/flag-details-form';
+import { RolloutsSection } from './flag/rollouts-section';
+import { RulesSection } from './flag/rules-section';
+import { VariantsSection } from './flag/variants-section';
+
+export function FlagPage({ ns, flagKey }: { ns: string; flagKey: string }) {
+  const flag = useLoad((signal) => getFlag(ns, flagKey, signal), [ns, flagKey]);
+  const segments = useLoad((signal) => listAllSegments(ns, signal), [ns]);
+  const [deleting, setDeleting] = useState(false);
+  const notify = useNotify();
+
+  if (!flag.data) {
+    return <NotLoaded title={flagKey} what="flag" error={flag.error} back={<Link to={path('namespaces', ns, 'flags')}>Back to the flags</Link>} />;
+  }
+  const f = flag.data;
+  const isBoolean = f.type === 'BOOLEAN_FLAG_TYPE';
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <Link to={path('namespaces', ns, 'flags')}>Flags</Link> / <span aria-current="page">{f.key}</span>
+      </nav>
+      <PageHeader
+        title={f.name}
+        subtitle={
+          <>
+            <span className="key">{f.key}</span> · {isBoolean ? 'Boolean flag' : 'Variant flag'}
+          </>
+        }
+        actions={
+          <>
+            <Link to={`${path('namespaces', ns, 'console')}?flag=${encodeURIComponent(f.key)}`} className="button">
+              Try in console
+            </Link>
+            <button type="button" className="danger" onClick={() => setDeleting(true)}>
+              Delete flag
+            </button>
+          </>
+        }
+      />
+      <FlagDetailsForm ns={ns} flag={f} onSaved={flag.set} />
+      <ErrorMessage error={segments.error && `Segments could not be loaded: ${segments.error}`} />
+      {isBoolean ? (
+        <RolloutsSection ns={ns} flag={f} segments={segments.data ?? []} />
+      ) : (
+        <>
+          <VariantsSection ns={ns} flag={f} onChanged={flag.reload} />
+          <RulesSection ns={ns} flag={f} segments={segments.data ?? []} />
+        </>
+      )}
+      {deleting && (
+        <ConfirmDialog
+          title={`Delete flag ${f.key}?`}
+          confirmLabel="Delete flag"
+          onClose={() => setDeleting(false)}
+          onConfirm={async () => {
+            await deleteFlag(ns, f.key);
+            notify(`Flag ${f.key} deleted`);
+            navigate(path('namespaces', ns, 'flags'));
+          }}
+        >
+          <p>Its variants, rules and rollouts go with it. Clients evaluating it will get "flag not found".</p>
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}

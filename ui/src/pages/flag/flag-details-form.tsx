@@ -1,0 +1,69 @@
+/** A flag's name, description, default variant and on/off switch. The switch saves at once; the rest on "Save". */
+import { useEffect, useState, type FormEvent } from 'react';
+import { flagChanges, updateFlag, type FlagChanges } from '../../api/flags';
+import type { Flag } from '../../api/types';
+import { ErrorMessage } from '../../components/error-message';
+import { Field } from '../../components/field';
+import { useNotify } from '../../components/notices';
+import { Switch } from '../../components/switch';
+import { VariantSelect } from '../../components/variant-select';
+import { useAction } from '../../hooks/use-action';
+
+export function FlagDetailsForm({ ns, flag, onSaved }: { ns: string; flag: Flag; onSaved(flag: Flag): void }) {
+  const [draft, setDraft] = useState<FlagChanges>(() => flagChanges(flag));
+  useEffect(() => setDraft(flagChanges(flag)), [flag]);
+  const notify = useNotify();
+  const isBoolean = flag.type === 'BOOLEAN_FLAG_TYPE';
+
+  const save = useAction(async (changes: FlagChanges, message: string) => {
+    onSaved(await updateFlag(ns, flag.key, changes));
+    notify(message);
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    // The switch has saved itself already: keep the flag's current state whatever the draft says.
+    void save.run({ ...draft, enabled: flag.enabled }, `Flag ${flag.key} saved`);
+  };
+  const toggle = (enabled: boolean) =>
+    void save.run({ ...flagChanges(flag), enabled }, `${flag.key} is ${enabled ? 'enabled' : 'disabled'}`);
+  const dirty = draft.name !== flag.name || draft.description !== flag.description || draft.defaultVariantId !== (flag.defaultVariant?.id ?? '');
+
+  return (
+    <section className="card" aria-labelledby="details-heading">
+      <div className="section-header">
+        <h2 id="details-heading">Details</h2>
+        <Switch
+          checked={flag.enabled}
+          onChange={toggle}
+          disabled={save.busy}
+          showLabel
+          label={isBoolean ? `Enabled (the value when no rollout matches)` : 'Enabled'}
+        />
+      </div>
+      <form className="form" onSubmit={submit}>
+        <div className="field-row">
+          <Field label="Name">{(p) => <input {...p} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />}</Field>
+          {!isBoolean && (
+            <VariantSelect
+              label="Default variant"
+              hint="Served when the flag is disabled or no rule matches."
+              none="None"
+              variants={flag.variants}
+              value={draft.defaultVariantId}
+              onChange={(defaultVariantId) => setDraft({ ...draft, defaultVariantId })}
+            />
+          )}
+        </div>
+        <Field label="Description">
+          {(p) => <textarea {...p} rows={2} value={draft.description} onChange={(e) => setDraft({ ...draft, description: e.target.value })} />}
+        </Field>
+        <ErrorMessage error={save.error} />
+        <div className="form-actions">
+          <button type="submit" className="primary" disabled={save.busy || !dirty}>
+            Save details
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,142 @@
+/** A variant flag's variants: list, add, edit (with the JSON attachment), delete. */
+import { useState } from 'react';
+import { createVariant, deleteVariant, updateVariant, type VariantInput } from '../../api/flags';
+import type { Flag, Variant } from '../../api/types';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { Field } from '../../components/field';
+import { jsonProblem, JsonEditor } from '../../components/json-editor';
+import { ModalForm } from '../../components/modal-form';
+import { useNotify } from '../../components/notices';
+import { ActionsHeader, EditDeleteButtons } from '../../components/row-actions';
+import { useAction } from '../../hooks/use-action';
+import { prettyJson } from '../../lib/json';
+
+type Editing = { variant?: Variant } | undefined;
+
+export function VariantsSection({ ns, flag, onChanged }: { ns: string; flag: Flag; onChanged(): void }) {
+  const [editing, setEditing] = useState<Editing>();
+  const [deleting, setDeleting] = useState<Variant>();
+  const notify = useNotify();
+
+  return (
+    <section className="card" aria-labelledby="variants-heading">
+      <div className="section-header">
+        <h2 id="variants-heading">Variants</h2>
+        <button type="button" onClick={() => setEditing({})}>
+          Add variant
+        </button>
+      </div>
+      {flag.variants.length === 0 ? (
+        <p className="empty">No variants yet. A variant is a value this flag can serve, such as "control" and "treatment".</p>
+      ) : (
+        <table className="list">
+          <thead>
+            <tr>
+              <th scope="col">Key</th>
+              <th scope="col">Name</th>
+              <th scope="col">Attachment</th>
+              <ActionsHeader />
+            </tr>
+          </thead>
+          <tbody>
+            {flag.variants.map((v) => (
+              <tr key={v.id}>
+                <td>
+                  <span className="key">{v.key}</span>
+                  {flag.defaultVariant?.id === v.id && <span className="badge">default</span>}
+                </td>
+                <td>
+                  {v.name}
+                  {v.description && <div className="muted">{v.description}</div>}
+                </td>
+                <td>{v.attachment ? <code className="attachment">{v.attachment}</code> : <span className="muted">none</span>}</td>
+                <td className="row-actions">
+                  <EditDeleteButtons what={`variant ${v.key}`} onEdit={() => setEditing({ variant: v })} onDelete={() => setDeleting(v)} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {editing && (
+        <VariantForm
+          ns={ns}
+          flagKey={flag.key}
+          variant={editing.variant}
+          onClose={() => setEditing(undefined)}
+          onSaved={(v) => {
+            notify(`Variant ${v.key} saved`);
+            setEditing(undefined);
+            onChanged();
+          }}
+        />
+      )}
+      {deleting && (
+        <ConfirmDialog
+          title={`Delete variant ${deleting.key}?`}
+          confirmLabel="Delete variant"
+          onClose={() => setDeleting(undefined)}
+          onConfirm={async () => {
+            await deleteVariant(ns, flag.key, deleting.id);
+            notify(`Variant ${deleting.key} deleted`);
+            onChanged();
+          }}
+        >
+          <p>Rules lose their share for this variant.</p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}
+
+function VariantForm({
+  ns,
+  flagKey,
+  variant,
+  onClose,
+  onSaved,
+}: {
+  ns: string;
+  flagKey: string;
+  variant?: Variant;
+  onClose(): void;
+  onSaved(v: Variant): void;
+}) {
+  const [input, setInput] = useState<VariantInput>({
+    key: variant?.key ?? '',
+    name: variant?.name ?? '',
+    description: variant?.description ?? '',
+    attachment: variant?.attachment ? prettyJson(variant.attachment) : '',
+  });
+  const save = useAction(async () => {
+    const body = { ...input, attachment: input.attachment.trim() };
+    onSaved(variant ? await updateVariant(ns, flagKey, variant.id, body) : await createVariant(ns, flagKey, body));
+  });
+  const invalid = Boolean(jsonProblem(input.attachment));
+  const submit = () => {
+    if (!invalid) void save.run();
+  };
+  return (
+    <ModalForm
+      title={variant ? `Edit variant ${variant.key}` : 'New variant'}
+      onClose={onClose}
+      onSubmit={submit}
+      submitLabel={variant ? 'Save variant' : 'Add variant'}
+      busy={save.busy}
+      blocked={invalid}
+      error={save.error}
+      wide
+    >
+      <div className="field-row">
+        <Field label="Key">
+          {(p) => <input {...p} required className="code" autoFocus value={input.key} onChange={(e) => setInput({ ...input, key: e.target.value })} />}
+        </Field>
+        <Field label="Name">{(p) => <input {...p} value={input.name} onChange={(e) => setInput({ ...input, name: e.target.value })} />}</Field>
+      </div>
+      <Field label="Description">
+        {(p) => <input {...p} value={input.description} onChange={(e) => setInput({ ...input, description: e.target.value })} />}
+      </Field>
+      <JsonEditor label="Attachment" value={input.attachment} onChange={(attachment) => setInput({ ...input, attachment })} />
+    </ModalForm>
+  );
+}

@@ -1,0 +1,97 @@
+/** A namespace's flags, a page at a time, with search and an on/off switch per flag. */
+import { useState } from 'react';
+import { flagChanges, flagPages, updateFlag } from '../api/flags';
+import { messageOf } from '../api/client';
+import type { Flag } from '../api/types';
+import { ErrorMessage } from '../components/error-message';
+import { useNotify } from '../components/notices';
+import { PageHeader } from '../components/page-header';
+import { Pager } from '../components/pager';
+import { Switch } from '../components/switch';
+import { useDebounced } from '../hooks/use-debounced';
+import { matchesKeyNameDescription, usePagedList } from '../hooks/use-paged-list';
+import { formatDate } from '../lib/format';
+import { path } from '../routing/hash-router';
+import { Link } from '../routing/link';
+import { SearchBox } from '../components/search-box';
+
+export function FlagsPage({ ns }: { ns: string }) {
+  const [search, setSearch] = useState('');
+  const [pageSize, setPageSize] = useState(25);
+  const term = useDebounced(search, 250);
+  const list = usePagedList<Flag>({ listKey: ns, fetchPage: flagPages(ns), pageSize, search: term, matches: matchesKeyNameDescription });
+  const [toggleError, setToggleError] = useState<string>();
+  const [pending, setPending] = useState<string>();
+  const notify = useNotify();
+
+  const toggle = async (flag: Flag, enabled: boolean) => {
+    setPending(flag.key);
+    setToggleError(undefined);
+    try {
+      await updateFlag(ns, flag.key, { ...flagChanges(flag), enabled });
+      notify(`${flag.key} is ${enabled ? 'enabled' : 'disabled'}`);
+      list.reload();
+    } catch (e) {
+      setToggleError(`Could not ${enabled ? 'enable' : 'disable'} ${flag.key}: ${messageOf(e)}`);
+    } finally {
+      setPending(undefined);
+    }
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Flags"
+        subtitle={<>In namespace <strong>{ns}</strong></>}
+        actions={
+          <Link to={path('namespaces', ns, 'create', 'flag')} className="button primary">
+            New flag
+          </Link>
+        }
+      />
+      <SearchBox label="Search flags" value={search} onChange={setSearch} placeholder="Key, name or description" />
+      <ErrorMessage error={list.error ?? toggleError} />
+      <div className="table-wrap" aria-busy={list.loading}>
+        <table className="list">
+          <thead>
+            <tr>
+              <th scope="col" className="narrow">Enabled</th>
+              <th scope="col">Flag</th>
+              <th scope="col">Type</th>
+              <th scope="col">Description</th>
+              <th scope="col">Updated</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.items.map((f) => (
+              <tr key={f.key}>
+                <td>
+                  <Switch checked={f.enabled} label={`Enable ${f.key}`} disabled={pending === f.key} onChange={(on) => void toggle(f, on)} />
+                </td>
+                <td>
+                  <Link to={path('namespaces', ns, 'flags', f.key)} className="row-link">
+                    {f.name}
+                  </Link>
+                  <div className="key">{f.key}</div>
+                </td>
+                <td>
+                  <span className={`badge ${f.type === 'BOOLEAN_FLAG_TYPE' ? 'badge-boolean' : 'badge-variant'}`}>
+                    {f.type === 'BOOLEAN_FLAG_TYPE' ? 'Boolean' : 'Variant'}
+                  </span>
+                </td>
+                <td className="description">{f.description}</td>
+                <td className="nowrap">{formatDate(f.updatedAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {!list.loading && list.items.length === 0 && !list.error && (
+          <p className="empty">
+            {term ? `No flag matches "${term}".` : 'No flags in this namespace yet. Create the first one with "New flag".'}
+          </p>
+        )}
+      </div>
+      <Pager list={list} noun="flags" onPageSize={setPageSize} />
+    </>
+  );
+}

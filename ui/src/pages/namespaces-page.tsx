@@ -1,0 +1,132 @@
+/** Namespaces: create, rename, describe, delete (not the protected one), and switch to one. */
+import { useState } from 'react';
+import { createNamespace, deleteNamespace, updateNamespace, type NamespaceInput } from '../api/namespaces';
+import type { Namespace } from '../api/types';
+import { ConfirmDialog } from '../components/confirm-dialog';
+import { ErrorMessage } from '../components/error-message';
+import { Field } from '../components/field';
+import { KeyNameFields, useKeyFromName } from '../components/key-name-fields';
+import { Loading } from '../components/loading';
+import { ModalForm } from '../components/modal-form';
+import { useNotify } from '../components/notices';
+import { PageHeader } from '../components/page-header';
+import { ActionsHeader, DeleteButton } from '../components/row-actions';
+import { useAction } from '../hooks/use-action';
+import { path } from '../routing/hash-router';
+import { Link } from '../routing/link';
+import { useCurrentNamespace, useNamespaces } from '../session/namespaces';
+
+export function NamespacesPage() {
+  const namespaces = useNamespaces();
+  const current = useCurrentNamespace();
+  const [editing, setEditing] = useState<{ namespace?: Namespace }>();
+  const [deleting, setDeleting] = useState<Namespace>();
+  const notify = useNotify();
+
+  return (
+    <>
+      <PageHeader
+        title="Namespaces"
+        subtitle="Separate sets of flags and segments, for example per environment or team."
+        actions={
+          <button type="button" className="primary" onClick={() => setEditing({})}>
+            New namespace
+          </button>
+        }
+      />
+      <ErrorMessage error={namespaces.error} />
+      {!namespaces.data && namespaces.loading && <Loading what="Loading namespaces" />}
+      <table className="list card-table">
+        <thead>
+          <tr>
+            <th scope="col">Namespace</th>
+            <th scope="col">Description</th>
+            <ActionsHeader />
+          </tr>
+        </thead>
+        <tbody>
+          {(namespaces.data ?? []).map((n) => (
+            <tr key={n.key}>
+              <td>
+                <Link to={path('namespaces', n.key, 'flags')} className="row-link">
+                  {n.name}
+                </Link>
+                <div className="key">
+                  {n.key}
+                  {n.key === current && <span className="badge">current</span>}
+                  {n.protected && <span className="badge">protected</span>}
+                </div>
+              </td>
+              <td className="description">{n.description}</td>
+              <td className="row-actions">
+                <button type="button" onClick={() => setEditing({ namespace: n })} aria-label={`Edit namespace ${n.key}`}>
+                  Edit
+                </button>
+                <DeleteButton what={`namespace ${n.key}`} onDelete={() => setDeleting(n)} reasonId={n.protected ? `protected-${n.key}` : undefined} />
+                {n.protected && (
+                  <span className="hint" id={`protected-${n.key}`}>
+                    Protected: it cannot be deleted.
+                  </span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {editing && (
+        <NamespaceForm
+          namespace={editing.namespace}
+          onClose={() => setEditing(undefined)}
+          onSaved={(n) => {
+            notify(`Namespace ${n.key} ${editing.namespace ? 'saved' : 'created'}`);
+            setEditing(undefined);
+            namespaces.reload();
+          }}
+        />
+      )}
+      {deleting && (
+        <ConfirmDialog
+          title={`Delete namespace ${deleting.key}?`}
+          confirmLabel="Delete namespace"
+          onClose={() => setDeleting(undefined)}
+          onConfirm={async () => {
+            await deleteNamespace(deleting.key);
+            notify(`Namespace ${deleting.key} deleted`);
+            namespaces.reload();
+          }}
+        >
+          <p>Only an empty namespace can be deleted: delete its flags first.</p>
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}
+
+function NamespaceForm({ namespace, onClose, onSaved }: { namespace?: Namespace; onClose(): void; onSaved(n: Namespace): void }) {
+  const names = useKeyFromName();
+  const [name, setName] = useState(namespace?.name ?? '');
+  const [description, setDescription] = useState(namespace?.description ?? '');
+  const save = useAction(async () => {
+    const input: NamespaceInput = namespace
+      ? { key: namespace.key, name, description }
+      : { key: names.keyValue, name: names.name, description };
+    onSaved(namespace ? await updateNamespace(input) : await createNamespace(input));
+  });
+  return (
+    <ModalForm
+      title={namespace ? `Edit namespace ${namespace.key}` : 'New namespace'}
+      onClose={onClose}
+      onSubmit={() => void save.run()}
+      submitLabel={namespace ? 'Save namespace' : 'Create namespace'}
+      busy={save.busy}
+      error={save.error}
+    >
+      {namespace ? (
+        <Field label="Name">{(p) => <input {...p} required autoFocus value={name} onChange={(e) => setName(e.target.value)} />}</Field>
+      ) : (
+        <KeyNameFields {...names} />
+      )}
+      <Field label="Description">{(p) => <textarea {...p} rows={2} value={description} onChange={(e) => setDescription(e.target.value)} />}</Field>
+    </ModalForm>
+  );
+}

@@ -1,0 +1,170 @@
+/** One segment: its details and its constraints. */
+import { useEffect, useState, type FormEvent } from 'react';
+import { deleteConstraint, deleteSegment, getSegment, updateSegment, type SegmentInput } from '../api/segments';
+import type { Constraint, Segment } from '../api/types';
+import { ConfirmDialog } from '../components/confirm-dialog';
+import { ErrorMessage } from '../components/error-message';
+import { Field } from '../components/field';
+import { NotLoaded } from '../components/not-loaded';
+import { useNotify } from '../components/notices';
+import { PageHeader } from '../components/page-header';
+import { ActionsHeader, EditDeleteButtons } from '../components/row-actions';
+import { useAction } from '../hooks/use-action';
+import { useLoad } from '../hooks/use-load';
+import { displayValue, operatorLabel, typeLabel } from '../lib/constraints';
+import { navigate, path } from '../routing/hash-router';
+import { Link } from '../routing/link';
+import { ConstraintForm } from './segment/constraint-form';
+import { MatchTypeField } from './segment/match-type-field';
+
+export function SegmentPage({ ns, segmentKey }: { ns: string; segmentKey: string }) {
+  const segment = useLoad((signal) => getSegment(ns, segmentKey, signal), [ns, segmentKey]);
+  const [deleting, setDeleting] = useState(false);
+  const notify = useNotify();
+
+  if (!segment.data) {
+    const back = <Link to={path('namespaces', ns, 'segments')}>Back to the segments</Link>;
+    return <NotLoaded title={segmentKey} what="segment" error={segment.error} back={back} />;
+  }
+  const s = segment.data;
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <Link to={path('namespaces', ns, 'segments')}>Segments</Link> / <span aria-current="page">{s.key}</span>
+      </nav>
+      <PageHeader
+        title={s.name}
+        subtitle={<span className="key">{s.key}</span>}
+        actions={
+          <button type="button" className="danger" onClick={() => setDeleting(true)}>
+            Delete segment
+          </button>
+        }
+      />
+      <SegmentDetails ns={ns} segment={s} onSaved={segment.set} />
+      <ConstraintsSection ns={ns} segment={s} onChanged={segment.reload} />
+      {deleting && (
+        <ConfirmDialog
+          title={`Delete segment ${s.key}?`}
+          confirmLabel="Delete segment"
+          onClose={() => setDeleting(false)}
+          onConfirm={async () => {
+            await deleteSegment(ns, s.key);
+            notify(`Segment ${s.key} deleted`);
+            navigate(path('namespaces', ns, 'segments'));
+          }}
+        >
+          <p>A segment that rules or rollouts still use cannot be deleted: remove it from them first.</p>
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}
+
+function SegmentDetails({ ns, segment, onSaved }: { ns: string; segment: Segment; onSaved(s: Segment): void }) {
+  const fromSegment = (s: Segment): SegmentInput => ({ key: s.key, name: s.name, description: s.description, matchType: s.matchType });
+  const [draft, setDraft] = useState<SegmentInput>(() => fromSegment(segment));
+  useEffect(() => setDraft(fromSegment(segment)), [segment]);
+  const notify = useNotify();
+  const save = useAction(async () => {
+    onSaved(await updateSegment(ns, draft));
+    notify(`Segment ${segment.key} saved`);
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void save.run();
+  };
+  return (
+    <section className="card" aria-labelledby="segment-details">
+      <h2 id="segment-details">Details</h2>
+      <form className="form" onSubmit={submit}>
+        <Field label="Name">{(p) => <input {...p} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />}</Field>
+        <Field label="Description">
+          {(p) => <textarea {...p} rows={2} value={draft.description} onChange={(e) => setDraft({ ...draft, description: e.target.value })} />}
+        </Field>
+        <MatchTypeField value={draft.matchType} onChange={(matchType) => setDraft({ ...draft, matchType })} />
+        <ErrorMessage error={save.error} />
+        <div className="form-actions">
+          <button type="submit" className="primary" disabled={save.busy}>
+            Save details
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function ConstraintsSection({ ns, segment, onChanged }: { ns: string; segment: Segment; onChanged(): void }) {
+  const [editing, setEditing] = useState<{ constraint?: Constraint }>();
+  const [deleting, setDeleting] = useState<Constraint>();
+  const notify = useNotify();
+  return (
+    <section className="card" aria-labelledby="constraints-heading">
+      <div className="section-header">
+        <h2 id="constraints-heading">Constraints</h2>
+        <button type="button" onClick={() => setEditing({})}>
+          Add constraint
+        </button>
+      </div>
+      {segment.constraints.length === 0 ? (
+        <p className="empty">No constraints: this segment matches every entity.</p>
+      ) : (
+        <table className="list">
+          <thead>
+            <tr>
+              <th scope="col">Property</th>
+              <th scope="col">Type</th>
+              <th scope="col">Condition</th>
+              <th scope="col">Description</th>
+              <ActionsHeader />
+            </tr>
+          </thead>
+          <tbody>
+            {segment.constraints.map((c) => (
+              <tr key={c.id}>
+                <td className="key">{c.property}</td>
+                <td>{typeLabel(c.type)}</td>
+                <td>
+                  {operatorLabel(c.type, c.operator)} <code>{displayValue(c.type, c.operator, c.value)}</code>
+                </td>
+                <td className="description">{c.description}</td>
+                <td className="row-actions">
+                  <EditDeleteButtons what={`constraint on ${c.property}`} onEdit={() => setEditing({ constraint: c })} onDelete={() => setDeleting(c)} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {editing && (
+        <ConstraintForm
+          ns={ns}
+          segmentKey={segment.key}
+          constraint={editing.constraint}
+          onClose={() => setEditing(undefined)}
+          onSaved={() => {
+            notify('Constraint saved');
+            setEditing(undefined);
+            onChanged();
+          }}
+        />
+      )}
+      {deleting && (
+        <ConfirmDialog
+          title={`Delete the constraint on ${deleting.property}?`}
+          confirmLabel="Delete constraint"
+          onClose={() => setDeleting(undefined)}
+          onConfirm={async () => {
+            await deleteConstraint(ns, segment.key, deleting.id);
+            notify('Constraint deleted');
+            onChanged();
+          }}
+        >
+          <p>
+            {deleting.property} {operatorLabel(deleting.type, deleting.operator)} {displayValue(deleting.type, deleting.operator, deleting.value)}
+          </p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}
