@@ -36,7 +36,9 @@ export class AuthModule {
         ...METHODS.flatMap((m) => (m.strategy ? [m.strategy] : [])),
         { provide: AUTH_METHODS, useFactory: (...methods: unknown[]) => methods, inject: METHODS.map((m) => m.method) },
         ...enabled.flatMap((m) => m.providers ?? []),
-        { provide: APP_GUARD, useClass: AuthGuard },
+        // Also injectable by class: the evaluation fast path runs the same guard instance.
+        AuthGuard,
+        { provide: APP_GUARD, useExisting: AuthGuard },
       ],
     };
   }
