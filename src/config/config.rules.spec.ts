@@ -67,6 +67,11 @@ describe('cross-field rules', () => {
       ['cache.redis.ca_cert_path (FLAGPOLE_CACHE_REDIS_CA_CERT_PATH): cannot be set together with cache.redis.ca_cert_bytes; set exactly one'],
     ],
     [
+      'a redis url must be one',
+      { FLAGPOLE_CACHE_ENABLED: 'true', FLAGPOLE_CACHE_BACKEND: 'redis', FLAGPOLE_CACHE_REDIS_URL: 'localhost:6379' },
+      ['cache.redis.url (FLAGPOLE_CACHE_REDIS_URL): must be a redis:// or rediss:// URL such as redis://redis.internal:6379/0'],
+    ],
+    [
       'redis cluster mode is refused, not silently treated as one server',
       { FLAGPOLE_CACHE_ENABLED: 'true', FLAGPOLE_CACHE_BACKEND: 'redis', FLAGPOLE_CACHE_REDIS_MODE: 'cluster' },
       ['cache.redis.mode (FLAGPOLE_CACHE_REDIS_MODE): cluster is not supported yet; use a single Redis server (or a proxy in front of a cluster)'],

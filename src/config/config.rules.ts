@@ -85,8 +85,20 @@ function checkCache(config: FlagpoleConfig, ctx: RuleContext): void {
   if (enabled && backend === 'redis' && redis.caCertBytes !== '' && redis.caCertPath !== '') {
     ctx.issue(['cache', 'redis', 'ca_cert_path'], 'cannot be set together with cache.redis.ca_cert_bytes; set exactly one');
   }
+  if (enabled && backend === 'redis' && redis.url !== '' && !isRedisUrl(redis.url)) {
+    ctx.issue(['cache', 'redis', 'url'], 'must be a redis:// or rediss:// URL such as redis://redis.internal:6379/0');
+  }
   if (enabled && backend === 'redis' && redis.mode === 'cluster') {
     ctx.issue(['cache', 'redis', 'mode'], 'cluster is not supported yet; use a single Redis server (or a proxy in front of a cluster)');
+  }
+}
+
+function isRedisUrl(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return (u.protocol === 'redis:' || u.protocol === 'rediss:') && u.hostname !== '';
+  } catch {
+    return false;
   }
 }
 
