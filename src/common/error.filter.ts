@@ -103,5 +103,7 @@ function isRouteMiss(e: HttpException): boolean {
 
 function isConnectionRefused(e: unknown): boolean {
   const code = (e as { code?: unknown })?.code;
+  // knex: no connection could be had within the pool's acquire timeout (a database that does not answer).
+  if ((e as { name?: unknown })?.name === 'KnexTimeoutError') return true;
   return code === 'ECONNREFUSED' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || code === 'PROTOCOL_CONNECTION_LOST';
 }

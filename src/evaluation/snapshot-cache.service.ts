@@ -1,7 +1,8 @@
 /**
  * One compiled snapshot per namespace, held in memory: evaluations never query the database. A write to a
  * namespace (announced through NamespaceChanges, locally or from another instance) marks its snapshot stale; the
- * next evaluation reloads it. If the reload fails (database down), the stale snapshot keeps answering.
+ * next evaluation reloads it. If the reload fails or the database does not answer within STALE_ANSWER_AFTER_MS, the
+ * stale snapshot keeps answering at once, and reloads are retried in the background until one succeeds.
  *
  * Writes made by other instances are also caught without any shared bus: once a second, one query compares the
  * stored versions of the loaded namespaces with the snapshots' versions.
@@ -15,6 +16,13 @@ import { NamespaceChanges } from '../storage/namespace-changes';
 import { loadNamespaceSource, loadNamespaceVersion, versionOfRow } from './snapshot-loader';
 
 export const VERSION_POLL_MS = 1000;
+/**
+ * After a failed reload (database unreachable) evaluations get the last snapshot at once, without waiting for the
+ * database, and a new attempt starts in the background at most this often.
+ */
+export const RETRY_AFTER_FAILURE_MS = 1000;
+/** A reload that takes longer than this (a database that does not answer) is not waited for: the last snapshot answers. */
+export const STALE_ANSWER_AFTER_MS = 500;
 
 interface Entry {
   snapshot: Snapshot | null;
@@ -22,6 +30,8 @@ interface Entry {
   generation: number;
   stale: boolean;
   loading: Promise<Snapshot> | null;
+  /** When the last reload failed; 0 while reloads succeed. */
+  failedAt: number;
 }
 
 @Injectable()
@@ -75,7 +85,26 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
   get(namespaceKey: string): Snapshot | Promise<Snapshot> {
     const entry = this.entries.get(namespaceKey);
     if (entry?.snapshot && !entry.stale) return entry.snapshot;
-    return this.load(namespaceKey, entry);
+    if (!entry?.snapshot) return this.load(namespaceKey, entry);
+    const last = entry.snapshot;
+    if (entry.failedAt > 0) {
+      if (!entry.loading && Date.now() - entry.failedAt >= RETRY_AFTER_FAILURE_MS) void this.load(namespaceKey, entry);
+      return last;
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        // Later evaluations answer at once too, until the reload completes (failedAt is cleared on success).
+        if (entry.loading && entry.failedAt === 0) {
+          entry.failedAt = Date.now();
+          this.logger.warn(`serving the last snapshot of namespace "${namespaceKey}": the database has not answered a reload for ${STALE_ANSWER_AFTER_MS} ms`);
+        }
+        resolve(last);
+      }, STALE_ANSWER_AFTER_MS);
+      void this.load(namespaceKey, entry).then((snapshot) => {
+        clearTimeout(timer);
+        resolve(snapshot);
+      });
+    });
   }
 
   invalidate(namespaceKey: string): void {
@@ -86,7 +115,7 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
   }
 
   private load(namespaceKey: string, existing: Entry | undefined): Promise<Snapshot> {
-    const entry: Entry = existing ?? { snapshot: null, generation: 0, stale: true, loading: null };
+    const entry: Entry = existing ?? { snapshot: null, generation: 0, stale: true, loading: null, failedAt: 0 };
     if (entry.loading) return entry.loading;
     const generation = entry.generation;
     entry.loading = this.compile(namespaceKey)
@@ -96,6 +125,8 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
           this.entries.delete(namespaceKey);
           return compileSnapshot({ key: namespaceKey, version: '', flags: [], segments: [] });
         }
+        if (entry.failedAt > 0) this.logger.log(`namespace "${namespaceKey}" reloaded: the database answers again`);
+        entry.failedAt = 0;
         entry.snapshot = snapshot;
         entry.stale = entry.generation !== generation;
         this.entries.set(namespaceKey, entry);
@@ -103,7 +134,10 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
       })
       .catch((e: Error) => {
         if (!entry.snapshot) throw e;
-        this.logger.warn(`serving the last snapshot of namespace "${namespaceKey}": reload failed: ${e.message}`);
+        if (entry.failedAt === 0) {
+          this.logger.warn(`serving the last snapshot of namespace "${namespaceKey}" until the database answers: reload failed: ${e.message}`);
+        }
+        entry.failedAt = Date.now();
         return entry.snapshot;
       })
       .finally(() => {

@@ -17,6 +17,8 @@ import { dialectOf, migrationsPath } from './dialects';
 export const ENTITIES = [Namespace, Flag, Variant, Segment, Constraint, Rule, RuleSegment, Distribution, Rollout, RolloutSegment,
   Authentication, OperationLock];
 
+export const ACQUIRE_TIMEOUT_MS = 10_000;
+
 export interface DatabaseSettings {
   url: string;
   maxOpenConn?: number;
@@ -30,6 +32,9 @@ export function ormOptions(db: DatabaseSettings): Options {
   const pool = base.pool ?? {
     min: 0,
     max: db.maxOpenConn && db.maxOpenConn > 0 ? db.maxOpenConn : 10,
+    // A database that accepts connections but never answers fails a query after 10 s (knex's default is 60 s), so
+    // writes get their 503 and evaluation snapshots retry their reload instead of waiting a minute.
+    acquireTimeoutMillis: ACQUIRE_TIMEOUT_MS,
     ...(db.connMaxLifetime ? { idleTimeoutMillis: db.connMaxLifetime } : {}),
   };
   return {

@@ -1,12 +1,14 @@
 /**
  * A loopback TCP proxy in front of a database server: stopping it is a real network outage for the application
- * (connections reset, new ones refused), starting it again on the same port ends the outage.
+ * (connections reset, new ones refused), starting it again on the same port ends the outage. As a black hole it
+ * accepts connections and never answers.
  */
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 
 export class TcpProxy {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
+  private blackHole = false;
   port = 0;
 
   constructor(
@@ -16,6 +18,13 @@ export class TcpProxy {
 
   async start(): Promise<number> {
     const server = createServer((client) => {
+      if (this.blackHole) {
+        // Accepted, never answered: what a partitioned or overloaded database looks like to a client.
+        this.sockets.add(client);
+        client.on('close', () => this.sockets.delete(client));
+        client.on('error', () => undefined);
+        return;
+      }
       const upstream = createConnection(this.targetPort, this.targetHost);
       for (const s of [client, upstream]) {
         this.sockets.add(s);
@@ -33,6 +42,12 @@ export class TcpProxy {
     this.server = server;
     this.port = (server.address() as { port: number }).port;
     return this.port;
+  }
+
+  /** Open connections are dropped; new ones are accepted and then hang (true) — or forwarded again (false). */
+  setBlackHole(on: boolean): void {
+    this.blackHole = on;
+    if (on) for (const s of this.sockets) s.destroy();
   }
 
   async stop(): Promise<void> {
