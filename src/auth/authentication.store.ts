@@ -2,14 +2,15 @@
  * Stored authentications (table `authentications`): creation with a fresh client token, lookup by client token,
  * listing, expiry and deletion. Lookups keep recently verified tokens in memory for a short while (decisions.md
  * item 3): a hit is served without a query for FRESH_MS, and while the database is unreachable for OUTAGE_MS.
- * Deleting or expiring an authentication drops it from this instance's memory at once; other instances notice
- * within FRESH_MS.
+ * Deleting or expiring an authentication is published on Changes: this instance forgets it at once, and so do the
+ * others when a shared bus (Redis) forwards it; without one, they notice within FRESH_MS.
  */
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConnectionException } from '@mikro-orm/core';
 import { NotFoundError, ValidationError } from '../common/errors';
 import { now } from '../storage/columns';
+import { Changes } from '../storage/changes';
 import { Database } from '../storage/database.service';
 import { Method } from './auth-method';
 import { Authentication } from './authentication.entity';
@@ -50,7 +51,12 @@ interface Remembered {
 export class AuthenticationStore {
   private readonly recent = new Map<string, Remembered>();
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly changes: Changes,
+  ) {
+    changes.subscribe('authentication', (id) => this.forget(id));
+  }
 
   async create(input: NewAuthentication): Promise<CreatedAuthentication> {
     const clientToken = input.clientToken ?? generateClientToken();
@@ -131,12 +137,12 @@ export class AuthenticationStore {
   /** Deleting an id that does not exist is not an error (Flipt's behaviour without token-deletion auditing). */
   async delete(id: string): Promise<void> {
     await this.db.write(null, (em) => em.nativeDelete(Authentication, { id }));
-    this.forget(id);
+    this.changes.publish('authentication', id);
   }
 
   async expire(id: string, at: Date): Promise<void> {
     await this.db.write(null, (em) => em.nativeUpdate(Authentication, { id }, { expiresAt: at, updatedAt: now() }));
-    this.forget(id);
+    this.changes.publish('authentication', id);
   }
 
   /** Deletes the method's authentications that expired before `before`; returns how many. */

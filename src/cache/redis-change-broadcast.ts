@@ -1,21 +1,23 @@
 /**
- * Forwards namespace changes between instances over Redis pub/sub: a write committed here is published with the
- * namespace key; every other instance drops its snapshot of that namespace on receipt, so its next evaluation sees
- * the write (milliseconds, where Flipt waits for a TTL). Without Redis the SnapshotCache's one-second version poll
- * still brings every instance up to date.
+ * Forwards changes between instances over Redis pub/sub: a write committed here is published with its topic and
+ * key; every other instance drops what it holds on receipt — its snapshot of that namespace (so its next evaluation
+ * sees the write within milliseconds, where Flipt waits for a TTL), or its memory of a deleted or expired
+ * authentication (refused at once instead of after the few seconds it is remembered). Without Redis the
+ * SnapshotCache's one-second version poll still brings every instance up to date.
  */
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
-import { NamespaceChanges } from '../storage/namespace-changes';
+import { CHANGE_TOPICS, Changes, type ChangeTopic } from '../storage/changes';
 import { redisPrefix } from './redis-options';
 import { RedisConnection } from './redis.connection';
 
 interface ChangeMessage {
   /** The instance that made the write; it has delivered the change to itself already. */
   origin: string;
-  namespace: string;
+  topic: ChangeTopic;
+  key: string;
 }
 
 @Injectable()
@@ -28,9 +30,9 @@ export class RedisChangeBroadcast implements OnModuleInit, OnModuleDestroy {
   constructor(
     @Inject(CONFIG) config: FlagpoleConfig,
     private readonly redis: RedisConnection,
-    private readonly changes: NamespaceChanges,
+    private readonly changes: Changes,
   ) {
-    this.channel = `${redisPrefix(config.cache.redis)}:namespace-changes`;
+    this.channel = `${redisPrefix(config.cache.redis)}:changes`;
   }
 
   onModuleInit(): void {
@@ -44,18 +46,18 @@ export class RedisChangeBroadcast implements OnModuleInit, OnModuleDestroy {
     };
     if (this.redis.subscriber.isReady) subscribe();
     else this.redis.subscriber.once('ready', subscribe);
-    this.removeForwarder = this.changes.addForwarder((namespace) => this.send(namespace));
+    this.removeForwarder = this.changes.addForwarder((topic, key) => this.send(topic, key));
   }
 
   onModuleDestroy(): void {
     this.removeForwarder?.();
   }
 
-  private send(namespace: string): void {
-    if (!this.redis.ready) return; // the other instances' version poll covers an outage
-    const message: ChangeMessage = { origin: this.origin, namespace };
+  private send(topic: ChangeTopic, key: string): void {
+    if (!this.redis.ready) return; // the other instances' version poll and freshness window cover an outage
+    const message: ChangeMessage = { origin: this.origin, topic, key };
     this.redis.client.publish(this.channel, JSON.stringify(message)).catch((e: Error) => {
-      this.logger.debug(`publishing a change of "${namespace}" failed: ${e.message}`);
+      this.logger.debug(`publishing a change of ${topic} "${key}" failed: ${e.message}`);
     });
   }
 
@@ -66,7 +68,7 @@ export class RedisChangeBroadcast implements OnModuleInit, OnModuleDestroy {
     } catch {
       return;
     }
-    if (message.origin === this.origin || typeof message.namespace !== 'string') return;
-    this.changes.deliver(message.namespace);
+    if (message.origin === this.origin || typeof message.key !== 'string' || !CHANGE_TOPICS.includes(message.topic!)) return;
+    this.changes.deliver(message.topic!, message.key);
   }
 }

@@ -1,6 +1,6 @@
 /**
  * One compiled snapshot per namespace, held in memory: evaluations never query the database. A write to a
- * namespace (announced through NamespaceChanges, locally or from another instance) marks its snapshot stale; the
+ * namespace (announced through Changes, locally or from another instance) marks its snapshot stale; the
  * next evaluation reloads it. If the reload fails or the database does not answer within STALE_ANSWER_AFTER_MS, the
  * stale snapshot keeps answering at once, and reloads are retried in the background until one succeeds.
  *
@@ -12,7 +12,7 @@ import type { EntityManager as SqlEntityManager } from '@mikro-orm/knex';
 import { EvaluationCache } from '../cache/evaluation-cache.service';
 import { compileSnapshot, type NamespaceSource, type Snapshot } from '../core';
 import { Database } from '../storage/database.service';
-import { NamespaceChanges } from '../storage/namespace-changes';
+import { Changes } from '../storage/changes';
 import { loadNamespaceSource, loadNamespaceVersion, versionOfRow } from './snapshot-loader';
 
 export const VERSION_POLL_MS = 1000;
@@ -44,10 +44,10 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly db: Database,
-    changes: NamespaceChanges,
+    changes: Changes,
     private readonly cache: EvaluationCache,
   ) {
-    this.unsubscribe = changes.subscribe((ns) => this.invalidate(ns));
+    this.unsubscribe = changes.subscribe('namespace', (ns) => this.invalidate(ns));
   }
 
   onModuleInit(): void {

@@ -9,7 +9,7 @@ import { Namespace } from '../namespaces/namespace.entity';
 import { now, toDate } from './columns';
 import { dialectOf } from './dialects';
 import { DATABASE_SETTINGS } from './migration-runner';
-import { NamespaceChanges } from './namespace-changes';
+import { Changes } from './changes';
 import type { DatabaseSettings } from './orm-options';
 
 /** A deadlock aborts one transaction of the pair; running it again is the standard answer. */
@@ -21,7 +21,7 @@ export class Database {
 
   constructor(
     private readonly orm: MikroORM,
-    private readonly changes: NamespaceChanges,
+    private readonly changes: Changes,
     @Inject(DATABASE_SETTINGS) settings: DatabaseSettings,
   ) {
     this.rowLocks = dialectOf(settings.url).rowLocks !== false;
@@ -43,7 +43,7 @@ export class Database {
           await em.flush();
           return value;
         });
-        if (namespaceKey !== null) this.changes.publish(namespaceKey);
+        if (namespaceKey !== null) this.changes.publish('namespace', namespaceKey);
         return result;
       } catch (e) {
         if (!(e instanceof DeadlockException) || attempt >= DEADLOCK_RETRIES) throw e;

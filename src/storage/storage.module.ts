@@ -2,7 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Database } from './database.service';
 import { DATABASE_SETTINGS, MigrationRunner } from './migration-runner';
-import { NamespaceChanges } from './namespace-changes';
+import { Changes } from './changes';
 import { DatabaseSettings, ormOptions } from './orm-options';
 
 @Global()
@@ -13,8 +13,8 @@ export class StorageModule {
       module: StorageModule,
       // No request-context middleware: it costs every route (evaluation included) a fork; services fork explicitly.
       imports: [MikroOrmModule.forRoot({ ...ormOptions(db), registerRequestContext: false })],
-      providers: [Database, NamespaceChanges, MigrationRunner, { provide: DATABASE_SETTINGS, useValue: db }],
-      exports: [Database, NamespaceChanges],
+      providers: [Database, Changes, MigrationRunner, { provide: DATABASE_SETTINGS, useValue: db }],
+      exports: [Database, Changes],
     };
   }
 }

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
 import { ormOptions } from '../../src/storage/orm-options';
 import { freshDatabaseUrl, TEST_DIALECT } from '../support/databases';
-import { eventually } from '../auth/support';
+import { BOOTSTRAP, bearer, eventually } from '../auth/support';
 import { client } from '../support/flagpole';
 import { buildOnce, FlagpoleProcess, ROOT } from '../ops/support/process';
 import { TcpProxy } from '../ops/support/tcp-proxy';
@@ -106,14 +106,19 @@ suite('two instances on one PostgreSQL and one Redis', () => {
       FLAGPOLE_CACHE_ENABLED: 'true',
       FLAGPOLE_CACHE_BACKEND: 'redis',
       FLAGPOLE_CACHE_REDIS_URL: redis.url,
+      // Required authentication with static tokens: both instances bootstrap together (one token), and revocations
+      // must reach the other instance.
+      FLAGPOLE_AUTHENTICATION_REQUIRED: 'true',
+      FLAGPOLE_AUTHENTICATION_METHODS_TOKEN_ENABLED: 'true',
+      FLAGPOLE_AUTHENTICATION_METHODS_TOKEN_BOOTSTRAP_TOKEN: BOOTSTRAP,
       FLAGPOLE_LOG_LEVEL: 'INFO',
     };
     // Started together against the empty database: the migration lock lets one migrate while the other waits.
     a = new FlagpoleProcess(ROOT, { ...env, FLAGPOLE_DB_URL: urlA, FLAGPOLE_DATA_DIR: join(dir, 'a') });
     b = new FlagpoleProcess(ROOT, { ...env, FLAGPOLE_DB_URL: urlB, FLAGPOLE_DATA_DIR: join(dir, 'b') });
     await Promise.all([a.ready(60_000), b.ready(60_000)]);
-    apiA = client(a.url);
-    apiB = client(b.url);
+    apiA = client(a.url, bearer(BOOTSTRAP));
+    apiB = client(b.url, bearer(BOOTSTRAP));
   }, 120_000);
 
   afterAll(async () => {
@@ -153,6 +158,21 @@ suite('two instances on one PostgreSQL and one Redis', () => {
     expect(Math.max(...times)).toBeLessThan(1000);
     // The loaded namespace state sits in Redis under the configured prefix, once per version.
     expect(await redis.command('KEYS', 'flagpole::snapshot:default:*')).toMatch(/^\*[1-9]/);
+  });
+
+  it_('a token deleted on one instance is refused by the other at once (Redis), not after its freshness window', async () => {
+    const tokens = await apiA.get('/auth/v1/tokens');
+    expect(tokens.body.authentications.filter((t: { metadata: Record<string, string> }) => t.metadata['io.flagpole.auth.token.name'] === 'initial_bootstrap_token')).toHaveLength(1);
+    const created = await apiA.post('/auth/v1/method/token', { name: 'short-lived', description: 'revoked in the test' });
+    expect(created.status).toBe(200);
+    const viaB = client(b.url, bearer(created.body.clientToken));
+    expect((await viaB.get('/api/v1/namespaces')).status).toBe(200); // B has verified and remembers it now
+    expect((await apiA.delete(`/auth/v1/tokens/${created.body.authentication.id}`)).status).toBe(200);
+    const start = performance.now();
+    await eventually(async () => expect((await viaB.get('/api/v1/namespaces')).status).toBe(401), 3000, 5);
+    const refusedAfter = performance.now() - start;
+    console.log(`a token deleted on one instance was refused by the other after ${refusedAfter.toFixed(0)} ms`);
+    expect(refusedAfter).toBeLessThan(1000);
   });
 
   it_('100 parallel creates of one key across both instances: one success, Flipt duplicate errors, no 5xx, no orphans', async () => {
