@@ -310,7 +310,8 @@ browserDescribe('the web UI', () => {
     await dialog().getByRole('button', { name: 'Delete token' }).click();
     await page.getByText('Token deleted').waitFor();
     expect((await api.get(`/auth/v1/tokens/${token.id}`)).status).toBe(404);
-    expect(await page.getByRole('cell', { name: 'ci-pipeline Used by CI' }).count()).toBe(0);
+    // The list reloads after the toast: wait for the row to go rather than reading it at once.
+    await page.getByRole('cell', { name: 'ci-pipeline Used by CI' }).waitFor({ state: 'detached', timeout: 5000 });
   });
 
   it('manages namespaces: the protected one says why it cannot be deleted; others switch, and delete', async () => {

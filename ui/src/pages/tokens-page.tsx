@@ -123,7 +123,7 @@ export function TokensPage() {
             list.reload();
           }}
         >
-          <p>Clients using it are refused from now on (other Flagpole instances notice within 5 seconds).</p>
+          <p>Clients using it are refused from now on (by other Flagpole instances at once with the Redis cache, otherwise within 5 seconds).</p>
         </ConfirmDialog>
       )}
     </>
