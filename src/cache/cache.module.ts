@@ -3,7 +3,7 @@
  * in-process store or Redis. With Redis, the connection and the change broadcast between instances come along.
  * With the cache off, EvaluationCache is present and always misses.
  */
-import { DynamicModule, Global, Logger, Module, Provider } from '@nestjs/common';
+import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { CACHE_MANAGER } from '@nestjs/cache-manager';
 import KeyvRedis, { type RedisClientConnectionType } from '@keyv/redis';
 import { createCache } from 'cache-manager';
@@ -22,19 +22,18 @@ import { RedisConnection } from './redis.connection';
 export class CacheModule {
   static forRoot(config: FlagpoleConfig): DynamicModule {
     const { enabled, backend, ttl, memory, redis } = config.cache;
-    const settings: CacheSettings = { enabled, backend, ttlMs: ttl, evictionIntervalMs: memory.evictionInterval };
+    const settings: CacheSettings = {
+      enabled,
+      backend,
+      ttlMs: ttl,
+      evictionIntervalMs: memory.evictionInterval,
+      sharedDatabase: dialectOf(config.db.url).name !== 'sqlite',
+    };
     const providers: Provider[] = [{ provide: CACHE_SETTINGS, useValue: settings }, EvaluationCache];
     const module: DynamicModule = { module: CacheModule, providers, exports: [EvaluationCache] };
     if (!enabled) return module;
 
     if (backend === 'memory') {
-      if (dialectOf(config.db.url).name !== 'sqlite') {
-        // Flipt's documented caveat. Snapshots still follow other instances' writes within a second (version poll),
-        // but authentications deleted elsewhere are honoured here only after a few seconds.
-        new Logger('Cache').warn(
-          'cache.backend is memory with a shared database: if several instances run, each caches for itself; use cache.backend redis for a shared cache and immediate change broadcast',
-        );
-      }
       providers.push({ provide: CACHE_MANAGER, useFactory: () => memoryCache(settings) });
       return module;
     }

@@ -6,7 +6,7 @@
  * With `backend: redis` the store is shared; while Redis is away reads and writes go to this instance's own memory
  * instead (the connection logs the switch), so no request waits for Redis or fails because of it.
  */
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
 import { CACHE_MANAGER } from '@nestjs/cache-manager';
 import type { Cache } from 'cache-manager';
 import { CacheMetrics } from '../metrics/cache.metrics';
@@ -20,6 +20,8 @@ export interface CacheSettings {
   backend: 'memory' | 'redis';
   ttlMs: number;
   evictionIntervalMs: number;
+  /** The database can be shared by several instances (not SQLite). */
+  sharedDatabase: boolean;
 }
 
 interface Store {
@@ -28,7 +30,7 @@ interface Store {
 }
 
 @Injectable()
-export class EvaluationCache {
+export class EvaluationCache implements OnModuleInit {
   private readonly primary: Store | null;
   /** Redis backend only: this instance's memory, used while Redis is unreachable. */
   private readonly fallback: Store | null;
@@ -41,6 +43,16 @@ export class EvaluationCache {
   ) {
     this.primary = settings.enabled && cache ? { name: settings.backend, cache } : null;
     this.fallback = this.primary && settings.backend === 'redis' ? { name: 'memory', cache: memoryCache(settings) } : null;
+  }
+
+  onModuleInit(): void {
+    if (this.primary?.name === 'memory' && this.settings.sharedDatabase) {
+      // Flipt's documented caveat. Snapshots still follow other instances' writes within a second (version poll),
+      // but authentications deleted elsewhere are honoured here only after a few seconds.
+      new Logger('Cache').warn(
+        'cache.backend is memory with a shared database: if several instances run, each caches for itself; use cache.backend redis for a shared cache and immediate change broadcast',
+      );
+    }
   }
 
   get enabled(): boolean {

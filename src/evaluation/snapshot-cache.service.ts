@@ -32,6 +32,11 @@ interface Entry {
   loading: Promise<Snapshot> | null;
   /** When the last reload failed; 0 while reloads succeed. */
   failedAt: number;
+  /**
+   * The generation that failed to load. A change announced since (a write, here or elsewhere) is waited for once
+   * more, so that a write made as soon as the database is back is seen by the next evaluation.
+   */
+  failedGeneration: number;
 }
 
 @Injectable()
@@ -87,7 +92,7 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
     if (entry?.snapshot && !entry.stale) return entry.snapshot;
     if (!entry?.snapshot) return this.load(namespaceKey, entry);
     const last = entry.snapshot;
-    if (entry.failedAt > 0) {
+    if (entry.failedAt > 0 && entry.failedGeneration === entry.generation) {
       if (!entry.loading && Date.now() - entry.failedAt >= RETRY_AFTER_FAILURE_MS) void this.load(namespaceKey, entry);
       return last;
     }
@@ -96,6 +101,7 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
         // Later evaluations answer at once too, until the reload completes (failedAt is cleared on success).
         if (entry.loading && entry.failedAt === 0) {
           entry.failedAt = Date.now();
+          entry.failedGeneration = entry.generation;
           this.logger.warn(`serving the last snapshot of namespace "${namespaceKey}": the database has not answered a reload for ${STALE_ANSWER_AFTER_MS} ms`);
         }
         resolve(last);
@@ -115,7 +121,7 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
   }
 
   private load(namespaceKey: string, existing: Entry | undefined): Promise<Snapshot> {
-    const entry: Entry = existing ?? { snapshot: null, generation: 0, stale: true, loading: null, failedAt: 0 };
+    const entry: Entry = existing ?? { snapshot: null, generation: 0, stale: true, loading: null, failedAt: 0, failedGeneration: 0 };
     if (entry.loading) return entry.loading;
     const generation = entry.generation;
     entry.loading = this.compile(namespaceKey)
@@ -138,6 +144,7 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
           this.logger.warn(`serving the last snapshot of namespace "${namespaceKey}" until the database answers: reload failed: ${e.message}`);
         }
         entry.failedAt = Date.now();
+        entry.failedGeneration = generation;
         return entry.snapshot;
       })
       .finally(() => {
