@@ -53,12 +53,8 @@ export class AuthGuard extends PassportGuard(STRATEGIES) implements RequestAuthe
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (context.getType() !== 'http' || !this.config.authentication.required) return true;
+    if (context.getType() !== 'http' || !this.enforcedOn(context.getHandler(), context.getClass())) return true;
     const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC, targets)) return true;
-    const group = this.reflector.getAllAndOverride<ExcludableGroup | undefined>(EXCLUDABLE, targets);
-    if (group && this.config.authentication.exclude[group]) return true;
-
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest & AuthenticatedRequest>();
     try {
@@ -74,6 +70,19 @@ export class AuthGuard extends PassportGuard(STRATEGIES) implements RequestAuthe
       }
       throw e;
     }
+  }
+
+  /**
+   * Whether a route needs an authentication: `authentication.required` is on, the route is not `@Public()`, and its
+   * `@Excludable` group is not excluded. It depends on configuration and route metadata only, so a caller may ask
+   * once per route (the evaluation fast path does).
+   */
+  enforcedOn(handler: Function, controller: Function): boolean {
+    if (!this.config.authentication.required) return false;
+    const targets = [handler, controller];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC, targets)) return false;
+    const group = this.reflector.getAllAndOverride<ExcludableGroup | undefined>(EXCLUDABLE, targets);
+    return !(group && this.config.authentication.exclude[group]);
   }
 
   /** Passport's verdict: a strategy's error (a JWT that does not verify, an unknown token) or no strategy matched. */

@@ -7,10 +7,20 @@ export function formatTimestamp(d: Date): string {
   return iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso;
 }
 
-/** Evaluation timestamps carry sub-millisecond precision from a monotonic clock offset. */
+let cachedSecond = Number.NaN;
+let cachedPrefix = '';
+
+/**
+ * Evaluation timestamps carry sub-millisecond precision from a monotonic clock offset, printed with nine digits.
+ * The `YYYY-MM-DDTHH:MM:SS` part is formatted once per second: this runs for every evaluation.
+ */
 export function formatPreciseTimestamp(epochMs: number): string {
-  const whole = Math.floor(epochMs);
-  const base = new Date(whole).toISOString().slice(0, -5);
-  const nanos = Math.round((epochMs - whole) * 1e6) + (whole % 1000) * 1e6;
-  return `${base}.${String(nanos).padStart(9, '0')}Z`;
+  const second = Math.floor(epochMs / 1000);
+  if (second !== cachedSecond) {
+    cachedPrefix = new Date(second * 1000).toISOString().slice(0, 19);
+    cachedSecond = second;
+  }
+  // Rounding may reach the next second's first nanosecond; stay inside this one.
+  const nanos = Math.min(999_999_999, Math.round((epochMs - second * 1000) * 1e6));
+  return `${cachedPrefix}.${String(nanos).padStart(9, '0')}Z`;
 }

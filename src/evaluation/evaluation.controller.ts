@@ -19,7 +19,7 @@ export class EvaluationController {
   @HttpCode(200)
   @ApiBody({ type: EvaluationRequest })
   @ApiOkResponse({ type: VariantEvaluationResponse })
-  variant(@Body() body: unknown): Promise<VariantEvaluationResponse> {
+  async variant(@Body() body: unknown): Promise<VariantEvaluationResponse> {
     return this.evaluation.variant(body);
   }
 
@@ -27,7 +27,7 @@ export class EvaluationController {
   @HttpCode(200)
   @ApiBody({ type: EvaluationRequest })
   @ApiOkResponse({ type: BooleanEvaluationResponse })
-  boolean(@Body() body: unknown): Promise<BooleanEvaluationResponse> {
+  async boolean(@Body() body: unknown): Promise<BooleanEvaluationResponse> {
     return this.evaluation.boolean(body);
   }
 
@@ -36,7 +36,7 @@ export class EvaluationController {
   @HttpCode(200)
   @ApiBody({ type: BatchEvaluationRequest })
   @ApiOkResponse({ type: BatchEvaluationResponse })
-  batch(@Body() body: unknown): Promise<BatchEvaluationResponse> {
+  async batch(@Body() body: unknown): Promise<BatchEvaluationResponse> {
     return this.evaluation.batch(body);
   }
 

@@ -37,6 +37,13 @@ function domainError(e: unknown): unknown {
   return e;
 }
 
+type Answer<T> = T | Promise<T>;
+
+/** The namespace's snapshot, then `then` on it: at once when the snapshot is in memory, later when it loads. */
+function withSnapshot<T>(snapshot: Snapshot | Promise<Snapshot>, then: (s: Snapshot) => T): Answer<T> {
+  return snapshot instanceof Promise ? snapshot.then(then) : then(snapshot);
+}
+
 @Injectable()
 export class EvaluationService {
   constructor(
@@ -44,57 +51,86 @@ export class EvaluationService {
     private readonly metrics: EvaluationMetrics,
   ) {}
 
-  async variant(body: unknown): Promise<VariantEvaluationResponse> {
+  /**
+   * The single and batch evaluations answer synchronously when their snapshots are in memory (the usual case) and
+   * with a promise while one loads; the fast path hands either to Fastify.
+   */
+  variant(body: unknown): Answer<VariantEvaluationResponse> {
     const start = performance.now();
     const req = parseEvaluation(body);
-    const snapshot = await this.snapshots.get(namespaceOr(req.namespaceKey));
-    const outcome = this.run(req, () => evaluateVariant(snapshot, req));
-    const took = performance.now() - start;
-    this.metrics.variant(namespaceOr(req.namespaceKey), outcome, took);
-    return variantResponse(outcome, req.requestId || randomUUID(), took, wallClock());
+    const namespace = namespaceOr(req.namespaceKey);
+    return withSnapshot(this.snapshots.get(namespace), (snapshot) => {
+      const outcome = this.run(req, namespace, evaluateVariant, snapshot);
+      const took = performance.now() - start;
+      this.metrics.variant(namespace, outcome, took);
+      return variantResponse(outcome, req.requestId || randomUUID(), took, formatPreciseTimestamp(wallClock()));
+    });
   }
 
-  async boolean(body: unknown): Promise<BooleanEvaluationResponse> {
+  boolean(body: unknown): Answer<BooleanEvaluationResponse> {
     const start = performance.now();
     const req = parseEvaluation(body);
-    const snapshot = await this.snapshots.get(namespaceOr(req.namespaceKey));
-    const outcome = this.run(req, () => evaluateBoolean(snapshot, req));
-    const took = performance.now() - start;
-    this.metrics.boolean(namespaceOr(req.namespaceKey), outcome, took);
-    return booleanResponse(outcome, req.requestId || randomUUID(), took, wallClock());
+    const namespace = namespaceOr(req.namespaceKey);
+    return withSnapshot(this.snapshots.get(namespace), (snapshot) => {
+      const outcome = this.run(req, namespace, evaluateBoolean, snapshot);
+      const took = performance.now() - start;
+      this.metrics.boolean(namespace, outcome, took);
+      return booleanResponse(outcome, req.requestId || randomUUID(), took, formatPreciseTimestamp(wallClock()));
+    });
   }
 
-  /** Each item in its own namespace; unknown flags become error items; any other error fails the batch. */
-  async batch(body: unknown): Promise<BatchEvaluationResponse> {
+  /**
+   * Each item in its own namespace, all items of one namespace against the same snapshot; unknown flags become error
+   * items; any other error fails the batch.
+   */
+  batch(body: unknown): Answer<BatchEvaluationResponse> {
     const start = performance.now();
     const o = asObject(body);
     const requestId = stringField(o, 'requestId', 'request_id') || randomUUID();
     const items = listField(o, 'requests').map((r) => parseEvaluation(r, 'requests item'));
-    const results: Array<{ req: ParsedEvaluation; outcome: VariantOutcome | BooleanOutcome | null; kind: 'VARIANT' | 'BOOLEAN' | null }> = [];
+    const snapshots = new Map<string, Snapshot | Promise<Snapshot>>();
+    let loading: Array<Promise<unknown>> | null = null;
     for (const req of items) {
-      const snapshot = await this.snapshots.get(namespaceOr(req.namespaceKey));
+      const namespace = namespaceOr(req.namespaceKey);
+      if (snapshots.has(namespace)) continue;
+      const snapshot = this.snapshots.get(namespace);
+      snapshots.set(namespace, snapshot);
+      if (snapshot instanceof Promise) (loading ??= []).push(snapshot.then((s) => snapshots.set(namespace, s)));
+    }
+    const evaluate = () => this.evaluateBatch(items, snapshots as Map<string, Snapshot>, requestId, start);
+    return loading ? Promise.all(loading).then(evaluate) : evaluate();
+  }
+
+  private evaluateBatch(items: ParsedEvaluation[], snapshots: Map<string, Snapshot>, requestId: string, start: number): BatchEvaluationResponse {
+    const results: Array<VariantOutcome | BooleanOutcome | null> = [];
+    const kinds: Array<'VARIANT' | 'BOOLEAN' | null> = [];
+    for (const req of items) {
+      const namespace = namespaceOr(req.namespaceKey);
+      const snapshot = snapshots.get(namespace)!;
       const kind = flagType(snapshot, req.flagKey) ?? null;
+      kinds.push(kind);
       if (kind === null) {
-        this.metrics.error(namespaceOr(req.namespaceKey), req.flagKey);
-        results.push({ req, outcome: null, kind });
+        this.metrics.error(namespace, req.flagKey);
+        results.push(null);
       } else if (kind === 'BOOLEAN') {
-        const outcome = this.run(req, () => evaluateBoolean(snapshot, req));
-        this.metrics.boolean(namespaceOr(req.namespaceKey), outcome);
-        results.push({ req, kind, outcome });
+        const outcome = this.run(req, namespace, evaluateBoolean, snapshot);
+        this.metrics.boolean(namespace, outcome);
+        results.push(outcome);
       } else {
-        const outcome = this.run(req, () => evaluateVariant(snapshot, req));
-        this.metrics.variant(namespaceOr(req.namespaceKey), outcome);
-        results.push({ req, kind, outcome });
+        const outcome = this.run(req, namespace, evaluateVariant, snapshot);
+        this.metrics.variant(namespace, outcome);
+        results.push(outcome);
       }
     }
     const took = performance.now() - start;
-    const at = wallClock();
-    const responses: EvaluationResponse[] = results.map(({ req, outcome, kind }) => {
+    const timestamp = formatPreciseTimestamp(wallClock());
+    const responses: EvaluationResponse[] = items.map((req, i) => {
+      const kind = kinds[i];
       if (kind === 'BOOLEAN') {
-        return { type: 'BOOLEAN_EVALUATION_RESPONSE_TYPE', booleanResponse: booleanResponse(outcome as BooleanOutcome, req.requestId, took, at) };
+        return { type: 'BOOLEAN_EVALUATION_RESPONSE_TYPE', booleanResponse: booleanResponse(results[i] as BooleanOutcome, req.requestId, took, timestamp) };
       }
       if (kind === 'VARIANT') {
-        return { type: 'VARIANT_EVALUATION_RESPONSE_TYPE', variantResponse: variantResponse(outcome as VariantOutcome, req.requestId, took, at) };
+        return { type: 'VARIANT_EVALUATION_RESPONSE_TYPE', variantResponse: variantResponse(results[i] as VariantOutcome, req.requestId, took, timestamp) };
       }
       return {
         type: 'ERROR_EVALUATION_RESPONSE_TYPE',
@@ -111,11 +147,12 @@ export class EvaluationService {
     if (pathNamespace) req.namespaceKey = pathNamespace;
     if (!req.flagKey) throw new InvalidError('invalid field flagKey: must not be empty');
     if (!req.entityId) throw new InvalidError('invalid field entityId: must not be empty');
-    const snapshot = await this.snapshots.get(namespaceOr(req.namespaceKey));
-    const outcome = this.run(req, () => evaluateVariant(snapshot, req));
+    const namespace = namespaceOr(req.namespaceKey);
+    const snapshot = await this.snapshots.get(namespace);
+    const outcome = this.run(req, namespace, evaluateVariant, snapshot);
     const took = performance.now() - start;
-    this.metrics.variant(namespaceOr(req.namespaceKey), outcome, took);
-    return legacyResponse(req, outcome, req.requestId || randomUUID(), took, wallClock());
+    this.metrics.variant(namespace, outcome, took);
+    return legacyResponse(req, outcome, req.requestId || randomUUID(), took, formatPreciseTimestamp(wallClock()));
   }
 
   /** `/api/v1/batch-evaluate`: one namespace for all items; unknown flags fail the batch unless excluded. */
@@ -136,27 +173,27 @@ export class EvaluationService {
     const evaluated: Array<{ req: ParsedEvaluation; outcome: VariantOutcome }> = [];
     for (const req of items) {
       if (excludeNotFound && !snapshot.flags.has(req.flagKey)) continue;
-      const outcome = this.run(req, () => evaluateVariant(snapshot, req));
+      const outcome = this.run(req, namespaceKey, evaluateVariant, snapshot);
       this.metrics.variant(namespaceKey, outcome);
       evaluated.push({ req, outcome });
     }
-    const at = wallClock();
-    const responses = evaluated.map(({ req, outcome }) => legacyResponse(req, outcome, '', 0, at));
+    const timestamp = formatPreciseTimestamp(wallClock());
+    const responses = evaluated.map(({ req, outcome }) => legacyResponse(req, outcome, '', 0, timestamp));
     return { requestId, responses, requestDurationMillis: performance.now() - start };
   }
 
   /** Runs one evaluation; a failure is counted and becomes a domain error. */
-  private run<T>(req: ParsedEvaluation, evaluate: () => T): T {
+  private run<T>(req: ParsedEvaluation, namespace: string, evaluate: (s: Snapshot, req: ParsedEvaluation) => T, snapshot: Snapshot): T {
     try {
-      return evaluate();
+      return evaluate(snapshot, req);
     } catch (e) {
-      this.metrics.error(namespaceOr(req.namespaceKey), req.flagKey);
+      this.metrics.error(namespace, req.flagKey);
       throw domainError(e);
     }
   }
 }
 
-function variantResponse(o: VariantOutcome, requestId: string, took: number, at: number): VariantEvaluationResponse {
+function variantResponse(o: VariantOutcome, requestId: string, took: number, timestamp: string): VariantEvaluationResponse {
   return {
     match: o.match,
     segmentKeys: o.segmentKeys,
@@ -165,24 +202,24 @@ function variantResponse(o: VariantOutcome, requestId: string, took: number, at:
     variantAttachment: o.variantAttachment,
     requestId,
     requestDurationMillis: took,
-    timestamp: formatPreciseTimestamp(at),
+    timestamp,
     flagKey: o.flagKey,
   };
 }
 
-function booleanResponse(o: BooleanOutcome, requestId: string, took: number, at: number): BooleanEvaluationResponse {
+function booleanResponse(o: BooleanOutcome, requestId: string, took: number, timestamp: string): BooleanEvaluationResponse {
   return {
     enabled: o.enabled,
     reason: REASON[o.reason],
     requestId,
     requestDurationMillis: took,
-    timestamp: formatPreciseTimestamp(at),
+    timestamp,
     flagKey: o.flagKey,
     segmentKeys: o.segmentKeys,
   };
 }
 
-function legacyResponse(req: ParsedEvaluation, o: VariantOutcome, requestId: string, took: number, at: number): LegacyEvaluationResponse {
+function legacyResponse(req: ParsedEvaluation, o: VariantOutcome, requestId: string, took: number, timestamp: string): LegacyEvaluationResponse {
   return {
     requestId,
     entityId: req.entityId,
@@ -190,7 +227,7 @@ function legacyResponse(req: ParsedEvaluation, o: VariantOutcome, requestId: str
     match: o.match,
     flagKey: o.flagKey,
     segmentKey: o.segmentKeys[0] ?? '',
-    timestamp: formatPreciseTimestamp(at),
+    timestamp,
     value: o.variantKey,
     requestDurationMillis: took,
     attachment: o.variantAttachment,

@@ -2,11 +2,13 @@
  * Evaluation metrics, named as Flipt's (`flipt_evaluations_*` → `flagpole_evaluations_*`, facts §15):
  * requests and errors by namespace and flag, results by namespace, flag, type, reason, match and value, and the
  * latency of single evaluations in milliseconds by namespace. The evaluation service makes one call per outcome; each
- * costs a few Map lookups (ChildCache) and two or three increments.
+ * costs a few Map lookups (ChildCache), two buffered increments (BufferedCounter) and, for single evaluations, one
+ * histogram observation.
  */
 import { Injectable } from '@nestjs/common';
-import { Counter, Histogram } from 'prom-client';
 import type { BooleanOutcome, VariantOutcome } from '../core';
+import { BufferedCounter, type BufferedCounterChild } from './buffered-counter';
+import { BufferedHistogram, type BufferedHistogramChild } from './buffered-histogram';
 import { ChildCache } from './child-cache';
 import { MetricsRegistry } from './metrics.registry';
 
@@ -19,39 +21,39 @@ const REASON = {
 } as const;
 
 interface ResultChildren {
-  requests: Counter.Internal;
-  results: Counter.Internal;
-  latency: Histogram.Internal<string>;
+  requests: BufferedCounterChild;
+  results: BufferedCounterChild;
+  latency: BufferedHistogramChild;
 }
 
 @Injectable()
 export class EvaluationMetrics {
   private readonly enabled: boolean;
   private readonly results: ChildCache<ResultChildren>;
-  private readonly errors: ChildCache<{ requests: Counter.Internal; errors: Counter.Internal }>;
+  private readonly errors: ChildCache<{ requests: BufferedCounterChild; errors: BufferedCounterChild }>;
 
   constructor(metrics: MetricsRegistry) {
     this.enabled = metrics.enabled;
     const registers = [metrics.registry];
-    const requests = new Counter({
+    const requests = new BufferedCounter({
       name: 'flagpole_evaluations_requests_total',
       help: 'The total number of requested evaluations',
       labelNames: ['namespace', 'flag'],
       registers,
     });
-    const errors = new Counter({
+    const errors = new BufferedCounter({
       name: 'flagpole_evaluations_errors_total',
       help: 'The total number of evaluations that failed (unknown flag, invalid request)',
       labelNames: ['namespace', 'flag'],
       registers,
     });
-    const results = new Counter({
+    const results = new BufferedCounter({
       name: 'flagpole_evaluations_results_total',
       help: 'Evaluation results by namespace, flag, type, reason, match and value',
       labelNames: ['namespace', 'flag', 'type', 'reason', 'match', 'value'],
       registers,
     });
-    const latency = new Histogram({
+    const latency = new BufferedHistogram({
       name: 'flagpole_evaluations_latency_milliseconds',
       help: 'The latency of single evaluations in milliseconds',
       labelNames: ['namespace'],

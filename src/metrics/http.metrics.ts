@@ -6,7 +6,8 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { Counter, Histogram } from 'prom-client';
+import { BufferedCounter, type BufferedCounterChild } from './buffered-counter';
+import { BufferedHistogram, type BufferedHistogramChild } from './buffered-histogram';
 import { ChildCache } from './child-cache';
 import { MetricsRegistry } from './metrics.registry';
 
@@ -14,15 +15,15 @@ const LABELS = ['method', 'route', 'status'] as const;
 
 @Injectable()
 export class HttpMetrics implements OnModuleInit {
-  private readonly children: ChildCache<{ count: Counter.Internal; latency: Histogram.Internal<string> }>;
+  private readonly children: ChildCache<{ count: BufferedCounterChild; latency: BufferedHistogramChild }>;
 
   constructor(
     private readonly metrics: MetricsRegistry,
     private readonly adapter: HttpAdapterHost,
   ) {
     const registers = [metrics.registry];
-    const requests = new Counter({ name: 'flagpole_http_requests_total', help: 'HTTP requests by method, route and status', labelNames: LABELS, registers });
-    const duration = new Histogram({
+    const requests = new BufferedCounter({ name: 'flagpole_http_requests_total', help: 'HTTP requests by method, route and status', labelNames: LABELS, registers });
+    const duration = new BufferedHistogram({
       name: 'flagpole_http_request_duration_seconds',
       help: 'HTTP request latency in seconds by method, route and status',
       labelNames: LABELS,

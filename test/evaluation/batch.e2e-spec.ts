@@ -42,9 +42,14 @@ describe('batch evaluation', () => {
     const [b, v, d] = res.body.responses;
     expect(Object.keys(b)).toEqual(['type', 'booleanResponse']);
     expect(b.type).toBe('BOOLEAN_EVALUATION_RESPONSE_TYPE');
+    // Every field, in Flipt's order (the route's compiled serialiser writes what its response schema lists).
+    expect(Object.keys(b.booleanResponse)).toEqual(['enabled', 'reason', 'requestId', 'requestDurationMillis', 'timestamp', 'flagKey', 'segmentKeys']);
     expect(b.booleanResponse).toMatchObject({ enabled: true, reason: 'DEFAULT_EVALUATION_REASON', flagKey: 'switch', segmentKeys: [] });
     expect(Object.keys(v)).toEqual(['type', 'variantResponse']);
     expect(v.type).toBe('VARIANT_EVALUATION_RESPONSE_TYPE');
+    expect(Object.keys(v.variantResponse)).toEqual([
+      'match', 'segmentKeys', 'reason', 'variantKey', 'variantAttachment', 'requestId', 'requestDurationMillis', 'timestamp', 'flagKey',
+    ]);
     expect(v.variantResponse).toMatchObject({
       match: true, reason: 'MATCH_EVALUATION_REASON', variantKey: 'red', variantAttachment: '{"hex":"#f00"}', segmentKeys: ['everyone'], flagKey: 'colour',
     });

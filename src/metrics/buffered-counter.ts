@@ -1,0 +1,45 @@
+/**
+ * A prom-client Counter for the hot path. prom-client validates and hashes the labels on every `inc`, even on a
+ * bound child; an evaluation increments two or three counters, a 50-flag batch a hundred. A BufferedCounter's
+ * children count in a plain number instead, and hand their count to the prom-client child when the counter is
+ * collected, i.e. on every scrape of /metrics, so what Prometheus sees is unchanged.
+ */
+import { Counter, type CounterConfiguration } from 'prom-client';
+
+export class BufferedCounterChild {
+  private pending = 0;
+
+  constructor(private readonly target: Counter.Internal) {}
+
+  inc(): void {
+    this.pending++;
+  }
+
+  flush(): void {
+    if (this.pending === 0) return;
+    this.target.inc(this.pending);
+    this.pending = 0;
+  }
+}
+
+export class BufferedCounter<L extends string> {
+  readonly counter: Counter<L>;
+  private readonly children: BufferedCounterChild[] = [];
+
+  constructor(config: Omit<CounterConfiguration<L>, 'collect'>) {
+    const children = this.children;
+    this.counter = new Counter<L>({
+      ...config,
+      collect() {
+        for (const child of children) child.flush();
+      },
+    });
+  }
+
+  /** A new child for these label values; callers keep it (ChildCache), as each child buffers on its own. */
+  labels(...values: string[]): BufferedCounterChild {
+    const child = new BufferedCounterChild(this.counter.labels(...values));
+    this.children.push(child);
+    return child;
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * A Prometheus histogram for the hot path. prom-client's Histogram validates and hashes the labels on every
+ * `observe`, even on a bound child, which cost about 6 % of single-evaluation throughput (two observations per
+ * request: the HTTP latency and the evaluation latency). A BufferedHistogram's children are bound once and count
+ * into a plain array; the histogram registers itself in a prom-client Registry and hands the registry the same
+ * values prom-client's Histogram would (buckets cumulative, `+Inf`, `_sum`, `_count`), so /metrics reads the same.
+ */
+import type { Registry } from 'prom-client';
+
+export interface BufferedHistogramConfiguration<L extends string> {
+  name: string;
+  help: string;
+  labelNames: readonly L[];
+  buckets: readonly number[];
+  registers: Registry[];
+}
+
+export class BufferedHistogramChild {
+  /** Observations per bucket (not cumulative); the last slot is `+Inf`. */
+  readonly counts: Float64Array;
+  sum = 0;
+  count = 0;
+
+  constructor(
+    readonly labels: Readonly<Record<string, string>>,
+    private readonly bounds: readonly number[],
+  ) {
+    this.counts = new Float64Array(bounds.length + 1);
+  }
+
+  observe(value: number): void {
+    const bounds = this.bounds;
+    let i = 0;
+    while (i < bounds.length && value > bounds[i]) i++;
+    this.counts[i]++;
+    this.sum += value;
+    this.count++;
+  }
+
+  reset(): void {
+    this.counts.fill(0);
+    this.sum = 0;
+    this.count = 0;
+  }
+}
+
+interface ExportedValue {
+  metricName: string;
+  labels: Record<string, string | number>;
+  sharedLabels: Readonly<Record<string, string>>;
+  value: number;
+}
+
+interface Exported {
+  name: string;
+  help: string;
+  type: 'histogram';
+  aggregator: 'sum';
+  values: ExportedValue[];
+}
+
+export class BufferedHistogram<L extends string> {
+  readonly name: string;
+  readonly help: string;
+  readonly type = 'histogram' as const;
+  readonly aggregator = 'sum' as const;
+  private readonly labelNames: readonly L[];
+  private readonly bounds: readonly number[];
+  private readonly children = new Map<string, BufferedHistogramChild>();
+
+  constructor(config: BufferedHistogramConfiguration<L>) {
+    this.name = config.name;
+    this.help = config.help;
+    this.labelNames = config.labelNames;
+    this.bounds = [...config.buckets].sort((a, b) => a - b);
+    for (const registry of config.registers) registry.registerMetric(this as never);
+  }
+
+  /** The child for these label values (the same child for the same values); callers keep it. */
+  labels(...values: string[]): BufferedHistogramChild {
+    if (values.length !== this.labelNames.length) {
+      throw new Error(`${this.name}: expected ${this.labelNames.length} label values, got ${values.length}`);
+    }
+    const key = JSON.stringify(values);
+    let child = this.children.get(key);
+    if (!child) {
+      const labels: Record<string, string> = {};
+      this.labelNames.forEach((name, i) => (labels[name] = values[i]));
+      child = new BufferedHistogramChild(labels, this.bounds);
+      this.children.set(key, child);
+    }
+    return child;
+  }
+
+  /** prom-client's Metric contract, as its Histogram: each value's labels hold all its labels. */
+  get(): Exported {
+    const exported = this.getForPromString();
+    return { ...exported, values: exported.values.map((v) => ({ ...v, labels: { ...v.sharedLabels, ...v.labels }, sharedLabels: {} })) };
+  }
+
+  /** What the registry prints (the registry prefers this to `get`): as prom-client's Histogram. */
+  getForPromString(): Exported {
+    const values: ExportedValue[] = [];
+    for (const child of this.children.values()) {
+      if (child.count === 0) continue;
+      let cumulative = 0;
+      this.bounds.forEach((bound, i) => {
+        cumulative += child.counts[i];
+        values.push({ metricName: `${this.name}_bucket`, labels: { le: bound }, sharedLabels: child.labels, value: cumulative });
+      });
+      values.push({ metricName: `${this.name}_bucket`, labels: { le: '+Inf' }, sharedLabels: child.labels, value: child.count });
+      values.push({ metricName: `${this.name}_sum`, labels: {}, sharedLabels: child.labels, value: child.sum });
+      values.push({ metricName: `${this.name}_count`, labels: {}, sharedLabels: child.labels, value: child.count });
+    }
+    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
+  }
+
+  reset(): void {
+    for (const child of this.children.values()) child.reset();
+  }
+}
