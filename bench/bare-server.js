@@ -1,7 +1,8 @@
-// The baseline: bare Fastify answering a fixed evaluation-shaped JSON body, on the same routes Flagpole serves.
+// The baseline: bare Fastify answering fixed evaluation-shaped JSON bodies (one per route, taken from Flagpole's own
+// answers), on the routes Flagpole serves, with the same JSON body parsing.
 'use strict';
 const fastify = require('fastify')({ logger: false });
-const body = JSON.parse(process.env.BARE_BODY || '{}');
+const bodies = JSON.parse(process.env.BARE_BODIES || '{}');
 fastify.removeAllContentTypeParsers();
 fastify.addContentTypeParser('*', { parseAs: 'string' }, (_req, b, done) => {
   try {
@@ -10,5 +11,5 @@ fastify.addContentTypeParser('*', { parseAs: 'string' }, (_req, b, done) => {
     done(e);
   }
 });
-for (const path of ['/evaluate/v1/boolean', '/evaluate/v1/variant', '/evaluate/v1/batch']) fastify.post(path, async () => body);
+for (const [path, body] of Object.entries(bodies)) fastify.post(path, async () => body);
 fastify.listen({ port: Number(process.env.PORT), host: '127.0.0.1' }).then(() => process.send && process.send('ready'));

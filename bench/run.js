@@ -3,11 +3,15 @@
 // same JSON, with the same autocannon settings, one after the other on this machine. Prints req/s and latency for
 // boolean, variant and a 50-flag batch, the Flagpole ÷ bare ratio, then both at a fixed 1,000 req/s; then the
 // 10,000-flag snapshot build time and RSS (bench/snapshot-10k.js). Numbers, not assertions.
+// The load generator shares the machine's cores with the server under test, so one run swings by several per cent
+// either way, and a fixed-rate run's p99 is at the mercy of one garbage collection: each measurement is repeated
+// BENCH_ROUNDS times (default 3), Flagpole and bare alternating, and the table shows the medians, each round's ratio,
+// and each server's CPU time per request (from /proc, on Linux).
 // BENCH_DB_URL runs Flagpole on another (empty) database instead, e.g. postgres://postgres@127.0.0.1:5432/bench_empty:
 // evaluations make no query, so the numbers should match SQLite's.
 'use strict';
 const { fork, spawn } = require('node:child_process');
-const { mkdtempSync, rmSync } = require('node:fs');
+const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir, cpus } = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
@@ -15,6 +19,7 @@ const { seed, call } = require('./seed');
 
 const DURATION = Number(process.env.BENCH_DURATION || 10);
 const WARMUP = Number(process.env.BENCH_WARMUP || 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 const CONNECTIONS = 50;
 const ROOT = join(__dirname, '..');
 
@@ -36,9 +41,19 @@ function startFlagpole(dir, port) {
   return child;
 }
 
-function startBare(port, body) {
-  const child = fork(join(__dirname, 'bare-server.js'), [], { env: { ...process.env, PORT: String(port), BARE_BODY: JSON.stringify(body) }, stdio: 'inherit' });
+function startBare(port, bodies) {
+  const child = fork(join(__dirname, 'bare-server.js'), [], { env: { ...process.env, PORT: String(port), BARE_BODIES: JSON.stringify(bodies) }, stdio: 'inherit' });
   return new Promise((resolve) => child.on('message', () => resolve(child)));
+}
+
+/** CPU time (user + system) a process has used so far, in microseconds; null where /proc is not there. */
+function cpuMicros(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * (1e6 / 100);
+  } catch {
+    return null;
+  }
 }
 
 let entity = 0;
@@ -59,12 +74,47 @@ function run(url, path, body, extra = {}) {
   });
 }
 
-async function measure(url, path, body) {
-  await run(url, path, body, { duration: WARMUP });
-  const load = await run(url, path, body, { duration: DURATION });
-  const fixed = await run(url, path, body, { duration: DURATION, overallRate: 1000 });
-  const errors = load.non2xx + load.errors + fixed.non2xx + fixed.errors;
-  return { rps: load.requests.average, p50: load.latency.p50, p99: load.latency.p99, fixedP50: fixed.latency.p50, fixedP99: fixed.latency.p99, errors };
+/** One load run at full speed; with the server's CPU time per request when its pid is known. */
+async function load(server, path, body, extra = {}) {
+  const before = cpuMicros(server.pid);
+  const result = await run(server.url, path, body, { duration: DURATION, ...extra });
+  const after = cpuMicros(server.pid);
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpu: before === null || after === null ? null : (after - before) / result.requests.total,
+    errors: result.non2xx + result.errors,
+  };
+}
+
+const median = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** Both servers on one case: warm-up, ROUNDS alternating full-speed runs, then ROUNDS alternating fixed-rate runs. */
+async function measure(servers, path, body) {
+  const runs = { flagpole: { load: [], fixed: [] }, bare: { load: [], fixed: [] } };
+  for (const s of servers) await run(s.url, path, body, { duration: WARMUP });
+  for (let r = 0; r < ROUNDS; r++) for (const s of servers) runs[s.name].load.push(await load(s, path, body));
+  for (let r = 0; r < ROUNDS; r++) for (const s of servers) runs[s.name].fixed.push(await load(s, path, body, { overallRate: 1000 }));
+  const summary = (name) => {
+    const { load: l, fixed: f } = runs[name];
+    return {
+      rps: median(l.map((x) => x.rps)),
+      p50: median(l.map((x) => x.p50)),
+      p99: median(l.map((x) => x.p99)),
+      cpu: l.every((x) => x.cpu !== null) ? median(l.map((x) => x.cpu)) : null,
+      fixedP50: median(f.map((x) => x.p50)),
+      fixedP99: median(f.map((x) => x.p99)),
+      fixedP99Worst: Math.max(...f.map((x) => x.p99)),
+      errors: [...l, ...f].reduce((a, x) => a + x.errors, 0),
+    };
+  };
+  const ratios = runs.flagpole.load.map((x, i) => x.rps / runs.bare.load[i].rps);
+  return { fp: summary('flagpole'), bare: summary('bare'), ratios };
 }
 
 const CONTEXT = { plan: 'pro', age: '30', country: 'de' };
@@ -83,29 +133,37 @@ async function main() {
   const barePort = 18090;
   const flagpole = startFlagpole(dir, fpPort);
   const fp = `http://127.0.0.1:${fpPort}`;
+  let bare = null;
   const rows = [];
   try {
     await waitForHealth(`${fp}/health`);
     const t0 = Date.now();
     await seed(fp);
-    console.log(`seeded 100 flags, 10 segments in ${Date.now() - t0} ms; ${cpus().length} cores, Node ${process.version}, ${DURATION}s runs, ${CONNECTIONS} connections`);
-    for (const [name, c] of Object.entries(CASES)) {
-      const sample = await call(fp, 'POST', c.path, c.body('sample'));
-      const fpResult = await measure(fp, c.path, c.body);
-      const bare = await startBare(barePort, sample);
-      const bareResult = await measure(`http://127.0.0.1:${barePort}`, c.path, c.body);
-      bare.kill();
-      rows.push({ name, fp: fpResult, bare: bareResult });
-    }
+    console.log(
+      `seeded 100 flags, 10 segments in ${Date.now() - t0} ms; ${cpus().length} cores, Node ${process.version}, ` +
+        `${DURATION}s runs, ${CONNECTIONS} connections, ${ROUNDS} rounds`,
+    );
+    const bodies = {};
+    for (const c of Object.values(CASES)) bodies[c.path] = await call(fp, 'POST', c.path, c.body('sample'));
+    bare = await startBare(barePort, bodies);
+    const servers = [
+      { name: 'flagpole', url: fp, pid: flagpole.pid },
+      { name: 'bare', url: `http://127.0.0.1:${barePort}`, pid: bare.pid },
+    ];
+    for (const [name, c] of Object.entries(CASES)) rows.push({ name, ...(await measure(servers, c.path, c.body)) });
   } finally {
     flagpole.kill('SIGTERM');
+    bare?.kill();
   }
   const f = (n) => n.toFixed(0).padStart(7);
   const ms = (n) => `${n.toFixed(1)}`.padStart(6);
-  console.log('\ncase       flagpole req/s  p50   p99 | bare req/s  p50   p99 | ratio | @1000/s flagpole p50  p99 | bare p50  p99');
+  const us = (n) => (n === null ? '     -' : `${n.toFixed(0)}`.padStart(6));
+  console.log('\ncase       flagpole req/s  p50   p99  cpu µs/req | bare req/s  p50   p99  cpu µs/req | ratio (rounds)         | @1000/s flagpole p50  p99 (worst) | bare p50  p99 (worst)');
   for (const r of rows) {
+    const rounds = r.ratios.map((x) => x.toFixed(2)).join(' ');
     console.log(
-      `${r.name.padEnd(10)} ${f(r.fp.rps)}      ${ms(r.fp.p50)}${ms(r.fp.p99)} | ${f(r.bare.rps)} ${ms(r.bare.p50)}${ms(r.bare.p99)} | ${(r.fp.rps / r.bare.rps).toFixed(2)}  |            ${ms(r.fp.fixedP50)}${ms(r.fp.fixedP99)} | ${ms(r.bare.fixedP50)}${ms(r.bare.fixedP99)}` +
+      `${r.name.padEnd(10)} ${f(r.fp.rps)}      ${ms(r.fp.p50)}${ms(r.fp.p99)} ${us(r.fp.cpu)}     | ${f(r.bare.rps)} ${ms(r.bare.p50)}${ms(r.bare.p99)} ${us(r.bare.cpu)}     | ` +
+        `${(r.fp.rps / r.bare.rps).toFixed(2)} (${rounds}) |            ${ms(r.fp.fixedP50)}${ms(r.fp.fixedP99)} (${r.fp.fixedP99Worst}) | ${ms(r.bare.fixedP50)}${ms(r.bare.fixedP99)} (${r.bare.fixedP99Worst})` +
         (r.fp.errors ? `   (${r.fp.errors} errors!)` : ''),
     );
   }

@@ -23,6 +23,8 @@ import { setupSwagger } from './swagger';
 export async function createApp(config: FlagpoleConfig): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     logger: false,
+    // No Nest middleware is used (no MikroORM request context either): without @fastify/middie no request pays for it.
+    skipMiddie: true,
     frameworkErrors: frameworkErrorHandler,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1000 },

@@ -39,11 +39,6 @@ function domainError(e: unknown): unknown {
 
 type Answer<T> = T | Promise<T>;
 
-/** The namespace's snapshot, then `then` on it: at once when the snapshot is in memory, later when it loads. */
-function withSnapshot<T>(snapshot: Snapshot | Promise<Snapshot>, then: (s: Snapshot) => T): Answer<T> {
-  return snapshot instanceof Promise ? snapshot.then(then) : then(snapshot);
-}
-
 @Injectable()
 export class EvaluationService {
   constructor(
@@ -59,24 +54,32 @@ export class EvaluationService {
     const start = performance.now();
     const req = parseEvaluation(body);
     const namespace = namespaceOr(req.namespaceKey);
-    return withSnapshot(this.snapshots.get(namespace), (snapshot) => {
-      const outcome = this.run(req, namespace, evaluateVariant, snapshot);
-      const took = performance.now() - start;
-      this.metrics.variant(namespace, outcome, took);
-      return variantResponse(outcome, req.requestId || randomUUID(), took, formatPreciseTimestamp(wallClock()));
-    });
+    const snapshot = this.snapshots.get(namespace);
+    if (snapshot instanceof Promise) return snapshot.then((s) => this.answerVariant(s, req, namespace, start));
+    return this.answerVariant(snapshot, req, namespace, start);
   }
 
   boolean(body: unknown): Answer<BooleanEvaluationResponse> {
     const start = performance.now();
     const req = parseEvaluation(body);
     const namespace = namespaceOr(req.namespaceKey);
-    return withSnapshot(this.snapshots.get(namespace), (snapshot) => {
-      const outcome = this.run(req, namespace, evaluateBoolean, snapshot);
-      const took = performance.now() - start;
-      this.metrics.boolean(namespace, outcome, took);
-      return booleanResponse(outcome, req.requestId || randomUUID(), took, formatPreciseTimestamp(wallClock()));
-    });
+    const snapshot = this.snapshots.get(namespace);
+    if (snapshot instanceof Promise) return snapshot.then((s) => this.answerBoolean(s, req, namespace, start));
+    return this.answerBoolean(snapshot, req, namespace, start);
+  }
+
+  private answerVariant(snapshot: Snapshot, req: ParsedEvaluation, namespace: string, start: number): VariantEvaluationResponse {
+    const outcome = this.run(req, namespace, evaluateVariant, snapshot);
+    const took = performance.now() - start;
+    this.metrics.variant(namespace, outcome, took);
+    return variantResponse(outcome, req.requestId || randomUUID(), took, formatPreciseTimestamp(wallClock()));
+  }
+
+  private answerBoolean(snapshot: Snapshot, req: ParsedEvaluation, namespace: string, start: number): BooleanEvaluationResponse {
+    const outcome = this.run(req, namespace, evaluateBoolean, snapshot);
+    const took = performance.now() - start;
+    this.metrics.boolean(namespace, outcome, took);
+    return booleanResponse(outcome, req.requestId || randomUUID(), took, formatPreciseTimestamp(wallClock()));
   }
 
   /**

@@ -41,8 +41,10 @@ export class RequestLogger implements OnModuleInit {
 
   onModuleInit(): void {
     const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
+    // The level is fixed at start-up: asked once, not on every response.
+    const infoEnabled = this.log.isLevelEnabled('info');
     fastify.addHook('onResponse', (req, reply, done) => {
-      if (this.log.isLevelEnabled('info') || reply.statusCode >= 500) {
+      if (infoEnabled || reply.statusCode >= 500) {
         const line = requestLogLine(req, reply);
         if (line) this.log[line.level](line.fields, line.message);
       }
