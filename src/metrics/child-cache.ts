@@ -20,11 +20,12 @@ export class ChildCache<T> {
   get(...values: unknown[]): T {
     let node = this.root;
     const last = values.length - 1;
-    for (let i = 0; i < last; i++) node = this.step(node, values, i, () => new Map()) as Node<T>;
-    return this.step(node, values, last, () => this.make(values.map(String))) as T;
+    // No closures here: this runs for every request and every evaluation.
+    for (let i = 0; i < last; i++) node = this.step(node, values, i, false) as Node<T>;
+    return this.step(node, values, last, true) as T;
   }
 
-  private step(node: Node<T>, values: unknown[], i: number, create: () => Node<T> | T): Node<T> | T {
+  private step(node: Node<T>, values: unknown[], i: number, leaf: boolean): Node<T> | T {
     let next = node.get(values[i]);
     if (next === undefined) {
       if (node.size >= this.maxKeys) {
@@ -32,7 +33,7 @@ export class ChildCache<T> {
         next = node.get(OVERFLOW_LABEL);
         if (next !== undefined) return next;
       }
-      next = create();
+      next = leaf ? this.make(values.map(String)) : new Map();
       node.set(values[i], next);
     }
     return next;
