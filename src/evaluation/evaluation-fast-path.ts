@@ -5,9 +5,9 @@
  * EvaluationService that keeps what the pipeline did for these routes:
  *   - the one guard runs, with the controller method's metadata (`@Excludable`, `@NamespaceScoped`), wherever it
  *     enforces authentication (AuthGuard.enforcedOn, asked once per route);
- *   - the status is 200 and the body is the service's answer; it is serialised by a compiled serialiser from the
- *     route's response schema (evaluation-response.schemas.ts), and returned synchronously when the namespace's
- *     snapshot is in memory, so that no promise is made on the way;
+ *   - the status is 200 and the body is the service's answer; single answers are serialised by a compiled serialiser
+ *     from the route's response schema (evaluation-response.schemas.ts); answers are returned synchronously when the
+ *     namespace's snapshot is in memory, so that no promise is made on the way;
  *   - errors reach the one filter (Fastify's error handler is Nest's; a synchronous throw reaches it too).
  * Nest still declares the routes (Swagger documents them from EvaluationController); only the handler changes.
  * Until the application is bound (never, in practice: routes serve only after start) Nest's handler answers.
@@ -16,7 +16,7 @@ import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-hos
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AuthGuard } from '../auth/auth.guard';
 import { EvaluationController } from './evaluation.controller';
-import { BATCH_RESPONSE_SCHEMA, BOOLEAN_RESPONSE_SCHEMA, VARIANT_RESPONSE_SCHEMA } from './evaluation-response.schemas';
+import { BOOLEAN_RESPONSE_SCHEMA, VARIANT_RESPONSE_SCHEMA } from './evaluation-response.schemas';
 import type { EvaluationService } from './evaluation.service';
 
 type Operation = 'boolean' | 'variant' | 'batch';
@@ -27,10 +27,10 @@ const ROUTES: Record<string, Operation> = {
   '/evaluate/v1/batch': 'batch',
 };
 
-const RESPONSE_SCHEMAS: Record<Operation, object> = {
+/** Batch answers are serialised by JSON.stringify (evaluation-response.schemas.ts says why). */
+const RESPONSE_SCHEMAS: Partial<Record<Operation, object>> = {
   boolean: BOOLEAN_RESPONSE_SCHEMA,
   variant: VARIANT_RESPONSE_SCHEMA,
-  batch: BATCH_RESPONSE_SCHEMA,
 };
 
 interface Bound {
@@ -46,7 +46,8 @@ export class EvaluationFastPath {
   onRoute(route: RouteOptions): void {
     const operation = ROUTES[route.url];
     if (!operation || route.method !== 'POST') return;
-    route.schema = { ...route.schema, response: { 200: RESPONSE_SCHEMAS[operation] } };
+    const responseSchema = RESPONSE_SCHEMAS[operation];
+    if (responseSchema) route.schema = { ...route.schema, response: { 200: responseSchema } };
     const nest = route.handler;
     const handler = EvaluationController.prototype[operation];
     const fastPath = this;

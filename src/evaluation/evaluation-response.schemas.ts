@@ -1,8 +1,10 @@
 /**
- * JSON schemas of the three `/evaluate/v1/*` answers, given to Fastify as their 200 response schemas so that it
- * serialises them with a compiled serialiser (fast-json-stringify) instead of JSON.stringify. A serialiser writes only
- * the properties listed here: these lists must hold every field of the DTOs in evaluation.dto.ts (the e2e suites
- * compare whole bodies, so a missing field fails them).
+ * JSON schemas of the single `/evaluate/v1/*` answers, given to Fastify as their 200 response schemas so that it
+ * serialises them with a compiled serialiser (fast-json-stringify) instead of JSON.stringify: about twice as fast for
+ * these small objects. The batch answer has none on purpose: for fifty items the compiled serialiser's string
+ * concatenation made more garbage than JSON.stringify and cost more CPU in place (measured 267–271 vs 248–258 µs per
+ * 50-flag batch). A serialiser writes only the properties listed here: these lists must hold every field of the DTOs
+ * in evaluation.dto.ts (the e2e suites check the field lists, so a missing one fails them).
  */
 const stringList = { type: 'array', items: { type: 'string' } } as const;
 
@@ -33,30 +35,5 @@ export const BOOLEAN_RESPONSE_SCHEMA = {
     reason: { type: 'string' },
     ...STAMP,
     segmentKeys: stringList,
-  },
-} as const;
-
-const ERROR_RESPONSE_SCHEMA = {
-  type: 'object',
-  properties: { flagKey: { type: 'string' }, namespaceKey: { type: 'string' }, reason: { type: 'string' } },
-} as const;
-
-export const BATCH_RESPONSE_SCHEMA = {
-  type: 'object',
-  properties: {
-    requestId: { type: 'string' },
-    responses: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          type: { type: 'string' },
-          booleanResponse: BOOLEAN_RESPONSE_SCHEMA,
-          variantResponse: VARIANT_RESPONSE_SCHEMA,
-          errorResponse: ERROR_RESPONSE_SCHEMA,
-        },
-      },
-    },
-    requestDurationMillis: { type: 'number' },
   },
 } as const;
