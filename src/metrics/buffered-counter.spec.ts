@@ -23,9 +23,10 @@ describe('BufferedCounter', () => {
     expect(line(text, 'route="/a"')).toBe('hits_total{route="/a"} 3');
   });
 
-  it('adds up children bound to the same labels', async () => {
+  it('hands back one child per label values, and counts what every holder adds', async () => {
     const registry = new Registry();
     const counter = new BufferedCounter({ name: 'hits_total', help: 'hits', labelNames: ['route'], registers: [registry] });
+    expect(counter.labels('/a')).toBe(counter.labels('/a'));
     counter.labels('/a').inc();
     counter.labels('/a').inc();
     expect(line(await registry.metrics(), 'route="/a"')).toBe('hits_total{route="/a"} 2');

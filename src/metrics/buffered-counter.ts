@@ -24,22 +24,26 @@ export class BufferedCounterChild {
 
 export class BufferedCounter<L extends string> {
   readonly counter: Counter<L>;
-  private readonly children: BufferedCounterChild[] = [];
+  private readonly children = new Map<string, BufferedCounterChild>();
 
   constructor(config: Omit<CounterConfiguration<L>, 'collect'>) {
     const children = this.children;
     this.counter = new Counter<L>({
       ...config,
       collect() {
-        for (const child of children) child.flush();
+        for (const child of children.values()) child.flush();
       },
     });
   }
 
-  /** A new child for these label values; callers keep it (ChildCache), as each child buffers on its own. */
+  /** The child for these label values (the same child for the same values); callers keep it (ChildCache). */
   labels(...values: string[]): BufferedCounterChild {
-    const child = new BufferedCounterChild(this.counter.labels(...values));
-    this.children.push(child);
+    const key = JSON.stringify(values);
+    let child = this.children.get(key);
+    if (!child) {
+      child = new BufferedCounterChild(this.counter.labels(...values));
+      this.children.set(key, child);
+    }
     return child;
   }
 }
