@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // `npm run bench`: Flagpole (built, SQLite, the seeded bench namespace) against a bare Fastify server answering the
 // same JSON, with the same autocannon settings, one after the other on this machine. Prints req/s and latency for
-// boolean, variant and a 50-flag batch, the Flagpole ÷ bare ratio, then both at a fixed 1,000 req/s; then the
-// 10,000-flag snapshot build time and RSS (bench/snapshot-10k.js). Numbers, not assertions.
+// boolean, variant and a 50-flag batch, the Flagpole ÷ bare ratio, then both at a fixed 1,000 req/s two ways: steady
+// (one request every millisecond, bench/paced.js, the measurement the target is about) and autocannon's overallRate
+// (which sends each second's 1,000 requests as a burst at its start); then the 10,000-flag snapshot build time and
+// RSS (bench/snapshot-10k.js). Numbers, not assertions.
 // The load generator shares the machine's cores with the server under test, so one run swings by several per cent
 // either way, and a fixed-rate run's p99 is at the mercy of one garbage collection: each measurement is repeated
 // BENCH_ROUNDS times (default 3), Flagpole and bare alternating, and the table shows the medians, each round's ratio,
@@ -16,6 +18,7 @@ const { tmpdir, cpus } = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
 const { seed, call } = require('./seed');
+const { paced } = require('./paced');
 
 const DURATION = Number(process.env.BENCH_DURATION || 10);
 const WARMUP = Number(process.env.BENCH_WARMUP || 3);
@@ -96,12 +99,15 @@ const median = (xs) => {
 
 /** Both servers on one case: warm-up, ROUNDS alternating full-speed runs, then ROUNDS alternating fixed-rate runs. */
 async function measure(servers, path, body) {
-  const runs = { flagpole: { load: [], fixed: [] }, bare: { load: [], fixed: [] } };
+  const runs = { flagpole: { load: [], fixed: [], steady: [] }, bare: { load: [], fixed: [], steady: [] } };
   for (const s of servers) await run(s.url, path, body, { duration: WARMUP });
   for (let r = 0; r < ROUNDS; r++) for (const s of servers) runs[s.name].load.push(await load(s, path, body));
   for (let r = 0; r < ROUNDS; r++) for (const s of servers) runs[s.name].fixed.push(await load(s, path, body, { overallRate: 1000 }));
+  for (let r = 0; r < ROUNDS; r++)
+    for (const s of servers)
+      runs[s.name].steady.push(await paced(s.url + path, (i) => body(`paced-${r}-${i}`), { rate: 1000, seconds: DURATION, connections: CONNECTIONS }));
   const summary = (name) => {
-    const { load: l, fixed: f } = runs[name];
+    const { load: l, fixed: f, steady: st } = runs[name];
     return {
       rps: median(l.map((x) => x.rps)),
       p50: median(l.map((x) => x.p50)),
@@ -110,7 +116,11 @@ async function measure(servers, path, body) {
       fixedP50: median(f.map((x) => x.p50)),
       fixedP99: median(f.map((x) => x.p99)),
       fixedP99Worst: Math.max(...f.map((x) => x.p99)),
-      errors: [...l, ...f].reduce((a, x) => a + x.errors, 0),
+      steadyP50: median(st.map((x) => x.p50)),
+      steadyP99: median(st.map((x) => x.p99)),
+      steadyP99Worst: Math.max(...st.map((x) => x.p99)),
+      steadyRate: Math.min(...st.map((x) => x.achievedRate)),
+      errors: [...l, ...f, ...st].reduce((a, x) => a + x.errors, 0),
     };
   };
   const ratios = runs.flagpole.load.map((x, i) => x.rps / runs.bare.load[i].rps);
@@ -158,13 +168,23 @@ async function main() {
   const f = (n) => n.toFixed(0).padStart(7);
   const ms = (n) => `${n.toFixed(1)}`.padStart(6);
   const us = (n) => (n === null ? '     -' : `${n.toFixed(0)}`.padStart(6));
-  console.log('\ncase       flagpole req/s  p50   p99  cpu µs/req | bare req/s  p50   p99  cpu µs/req | ratio (rounds)         | @1000/s flagpole p50  p99 (worst) | bare p50  p99 (worst)');
+  console.log('\nfull speed (autocannon, 50 connections)');
+  console.log('case       flagpole req/s  p50   p99  cpu µs/req | bare req/s  p50   p99  cpu µs/req | ratio (rounds)');
   for (const r of rows) {
     const rounds = r.ratios.map((x) => x.toFixed(2)).join(' ');
     console.log(
       `${r.name.padEnd(10)} ${f(r.fp.rps)}      ${ms(r.fp.p50)}${ms(r.fp.p99)} ${us(r.fp.cpu)}     | ${f(r.bare.rps)} ${ms(r.bare.p50)}${ms(r.bare.p99)} ${us(r.bare.cpu)}     | ` +
-        `${(r.fp.rps / r.bare.rps).toFixed(2)} (${rounds}) |            ${ms(r.fp.fixedP50)}${ms(r.fp.fixedP99)} (${r.fp.fixedP99Worst}) | ${ms(r.bare.fixedP50)}${ms(r.bare.fixedP99)} (${r.bare.fixedP99Worst})` +
+        `${(r.fp.rps / r.bare.rps).toFixed(2)} (${rounds})` +
         (r.fp.errors ? `   (${r.fp.errors} errors!)` : ''),
+    );
+  }
+  console.log('\nat 1,000 req/s, ms: steady = one request every 1 ms (bench/paced.js); burst = autocannon overallRate (1,000 requests at the start of each second)');
+  console.log('case       flagpole steady p50  p99 (worst) | bare steady p50  p99 (worst) | p99 ratio | flagpole burst p50  p99 (worst) | bare burst p50  p99 (worst)');
+  for (const r of rows) {
+    console.log(
+      `${r.name.padEnd(10)} ${ms(r.fp.steadyP50)}${ms(r.fp.steadyP99)} (${r.fp.steadyP99Worst.toFixed(1)})           | ${ms(r.bare.steadyP50)}${ms(r.bare.steadyP99)} (${r.bare.steadyP99Worst.toFixed(1)})       | ` +
+        `${(r.fp.steadyP99 / r.bare.steadyP99).toFixed(2).padStart(9)} | ${ms(r.fp.fixedP50)}${ms(r.fp.fixedP99)} (${r.fp.fixedP99Worst})          | ${ms(r.bare.fixedP50)}${ms(r.bare.fixedP99)} (${r.bare.fixedP99Worst})` +
+        (Math.min(r.fp.steadyRate, r.bare.steadyRate) < 950 ? `   (steady rate fell to ${Math.min(r.fp.steadyRate, r.bare.steadyRate).toFixed(0)}/s)` : ''),
     );
   }
   rmSync(dir, { recursive: true, force: true });
