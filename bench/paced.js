@@ -27,22 +27,24 @@ function paced(url, body, { rate = 1000, seconds = 10, connections = 50 } = {}) 
     };
     const send = (i, due) => {
       const payload = JSON.stringify(body(i));
+      let counted = false;
+      // Each request is counted once, however it ends (a response, a refused connection, a response cut short).
+      const record = (ok) => {
+        if (counted) return;
+        counted = true;
+        if (!ok) errors++;
+        latencies[done++] = performance.now() - due;
+        if (done === total) finish();
+      };
       const req = http.request(
         { agent, host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
         (res) => {
           res.resume();
-          res.on('end', () => {
-            if (res.statusCode !== 200) errors++;
-            latencies[done++] = performance.now() - due;
-            if (done === total) finish();
-          });
+          res.on('end', () => record(res.statusCode === 200));
+          res.on('error', () => record(false));
         },
       );
-      req.on('error', () => {
-        errors++;
-        latencies[done++] = performance.now() - due;
-        if (done === total) finish();
-      });
+      req.on('error', () => record(false));
       req.end(payload);
     };
     const tick = () => {
