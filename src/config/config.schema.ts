@@ -480,6 +480,11 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
   }),
   metrics: section({
     enabled: bool(true, 'Serve Prometheus metrics at `/metrics`.', { keepEmpty: true }),
+    requireAuthentication: bool(
+      false,
+      'Flagpole addition: with `authentication.required`, `/metrics` needs a credential like any API route (it names namespaces, flags and variants).',
+      { json: false },
+    ),
     exporter: oneOf(['prometheus', 'otlp'], 'prometheus', 'Metrics exporter; Flagpole serves only `prometheus` (`otlp` is accepted but not exported).'),
     otlp: section(otlp('metrics (exporter `otlp`)', true), { viewIf: (c) => c.metrics.exporter === 'otlp' }),
   }),
@@ -507,4 +512,20 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
       label: str('', 'Top bar label of the UI (e.g. the environment name).'),
     }),
   }),
+  limits: section(
+    {
+      maxBodyBytes: int(4 * 1024 * 1024, 'Largest request body in bytes (Flipt\'s gRPC message limit); larger → 413.', { min: 1024 }),
+      maxJsonDepth: int(64, 'Deepest nesting of arrays and objects in a JSON body; deeper → 400.', { min: 2, max: 1000 }),
+      maxBatchRequests: int(1000, 'Most evaluations in one batch request; more → 400.', { min: 1 }),
+      maxBatchNamespaces: int(10, 'Most distinct namespaces in one batch request; more → 400.', { min: 1 }),
+      unknownNamespaceTtl: duration('5s', 'How long a namespace found not to exist is remembered by evaluation (no query per request); 0 = not remembered.'),
+      unknownNamespaceEntries: int(10000, 'Most unknown namespaces remembered at once (oldest forgotten first).'),
+      maxMetricSeries: int(10000, 'Most label combinations per evaluation metric; past it new ones share the `_other` series.', { min: 1 }),
+      requestTimeout: duration('30s', 'Longest time to receive a whole request (headers and body); slower → the connection is closed. 0 = none.'),
+      idleTimeout: duration('2m', 'Close a connection that sends nothing for this long (keep-alive connections too). 0 = never.'),
+      maxConnections: int(10000, 'Most open HTTP connections; past it new ones are closed at once. 0 = unlimited.'),
+      maxGrpcWatchStreams: int(1000, 'Most open gRPC health `Watch` streams; past it new ones fail with RESOURCE_EXHAUSTED.'),
+    },
+    { json: false },
+  ),
 };

@@ -29,6 +29,8 @@ export interface FlagpoleConfig {
   metrics: MetricsConfig;
   tracing: TracingConfig;
   ui: UiConfig;
+  /** Flagpole addition: every limit that protects the server from hostile or broken input (docs/security.md). */
+  limits: LimitsConfig;
 }
 
 // ---- audit --------------------------------------------------------------------------------------------------------
@@ -481,6 +483,8 @@ export interface OciAuthenticationConfig {
 
 export interface MetricsConfig {
   enabled: boolean;
+  /** Flagpole addition: `/metrics` needs a credential when authentication is required. */
+  requireAuthentication: boolean;
   exporter: 'prometheus' | 'otlp';
   otlp: OtlpExporterConfig;
 }
@@ -520,4 +524,20 @@ export interface UiConfig {
 export interface UiTopbarConfig {
   color: string;
   label: string;
+}
+
+// ---- limits (Flagpole addition; docs/security.md) -------------------------------------------------------------------
+
+export interface LimitsConfig {
+  maxBodyBytes: number;
+  maxJsonDepth: number;
+  maxBatchRequests: number;
+  maxBatchNamespaces: number;
+  unknownNamespaceTtl: Duration;
+  unknownNamespaceEntries: number;
+  maxMetricSeries: number;
+  requestTimeout: Duration;
+  idleTimeout: Duration;
+  maxConnections: number;
+  maxGrpcWatchStreams: number;
 }
