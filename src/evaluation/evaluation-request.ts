@@ -1,8 +1,11 @@
 /**
  * Hand-written parsing of evaluation bodies: the checks class-validator would make, without its per-request
  * reflection. Accepts protobuf JSON's spellings (camelCase or snake_case, null = absent, null map value = "").
+ * Keys longer than storage holds are refused here: they can name nothing, and they would otherwise travel on into
+ * lookups, caches and error messages.
  */
 import { InvalidError } from '../common/errors';
+import { maxLength } from '../common/validation';
 
 export interface ParsedEvaluation {
   requestId: string;
@@ -31,6 +34,11 @@ export function stringField(o: Record<string, unknown>, camel: string, snake = c
   if (v === undefined || v === null) return '';
   if (typeof v !== 'string') throw new InvalidError(`${BAD}: ${camel} must be a string`);
   return v;
+}
+
+/** A namespace or flag key: a string no longer than the stored keys (MAX_KEY_LENGTH), else 400 naming the field. */
+export function keyField(o: Record<string, unknown>, camel: string, snake = camel): string {
+  return maxLength(camel, stringField(o, camel, snake));
 }
 
 export function boolField(o: Record<string, unknown>, camel: string, snake = camel): boolean {
@@ -65,8 +73,8 @@ export function parseEvaluation(body: unknown, where?: string): ParsedEvaluation
   const o = asObject(body, where);
   return {
     requestId: stringField(o, 'requestId', 'request_id'),
-    namespaceKey: stringField(o, 'namespaceKey', 'namespace_key'),
-    flagKey: stringField(o, 'flagKey', 'flag_key'),
+    namespaceKey: keyField(o, 'namespaceKey', 'namespace_key'),
+    flagKey: keyField(o, 'flagKey', 'flag_key'),
     entityId: stringField(o, 'entityId', 'entity_id'),
     context: contextField(o),
   };

@@ -3,13 +3,14 @@
  * (evaluation-request.ts) instead of through class-validator: they are the hot path.
  */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { MAX_KEY_LENGTH } from '../storage/columns';
 
 const REASONS = ['UNKNOWN_EVALUATION_REASON', 'FLAG_DISABLED_EVALUATION_REASON', 'MATCH_EVALUATION_REASON', 'DEFAULT_EVALUATION_REASON'];
 
 export class EvaluationRequest {
   @ApiPropertyOptional({ description: 'Echoed back; generated when absent' }) requestId?: string;
-  @ApiPropertyOptional({ description: 'Default `default`' }) namespaceKey?: string;
-  @ApiProperty({ example: 'new-checkout' }) flagKey!: string;
+  @ApiPropertyOptional({ description: 'Default `default`', maxLength: MAX_KEY_LENGTH }) namespaceKey?: string;
+  @ApiProperty({ example: 'new-checkout', maxLength: MAX_KEY_LENGTH }) flagKey!: string;
   @ApiProperty({ example: 'user-42' }) entityId!: string;
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, example: { plan: 'pro' } }) context!: Record<string, string>;
   @ApiPropertyOptional({ description: 'Ignored (declarative backends only)' }) reference?: string;
@@ -17,7 +18,8 @@ export class EvaluationRequest {
 
 export class BatchEvaluationRequest {
   @ApiPropertyOptional() requestId?: string;
-  @ApiProperty({ type: [EvaluationRequest] }) requests!: EvaluationRequest[];
+  @ApiProperty({ type: [EvaluationRequest], description: 'At most `limits.max_batch_requests` items over `limits.max_batch_namespaces` namespaces' })
+  requests!: EvaluationRequest[];
   @ApiPropertyOptional() reference?: string;
 }
 
@@ -65,17 +67,17 @@ export class BatchEvaluationResponse {
 
 export class LegacyEvaluationRequest {
   @ApiPropertyOptional() requestId?: string;
-  @ApiProperty() flagKey!: string;
+  @ApiProperty({ maxLength: MAX_KEY_LENGTH }) flagKey!: string;
   @ApiProperty() entityId!: string;
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) context!: Record<string, string>;
-  @ApiPropertyOptional() namespaceKey?: string;
+  @ApiPropertyOptional({ maxLength: MAX_KEY_LENGTH }) namespaceKey?: string;
 }
 
 export class LegacyBatchEvaluationRequest {
   @ApiPropertyOptional() requestId?: string;
-  @ApiProperty({ type: [LegacyEvaluationRequest] }) requests!: LegacyEvaluationRequest[];
+  @ApiProperty({ type: [LegacyEvaluationRequest], description: 'At most `limits.max_batch_requests` items' }) requests!: LegacyEvaluationRequest[];
   @ApiPropertyOptional({ description: 'Skip unknown flags instead of failing the batch' }) excludeNotFound?: boolean;
-  @ApiPropertyOptional() namespaceKey?: string;
+  @ApiPropertyOptional({ maxLength: MAX_KEY_LENGTH }) namespaceKey?: string;
 }
 
 export class LegacyEvaluationResponse {

@@ -4,10 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { Injectable } from '@nestjs/common';
-import { InvalidError, NotFoundError } from '../common/errors';
+import { Inject, Injectable } from '@nestjs/common';
+import { InvalidError, NotFoundError, ValidationError } from '../common/errors';
 import { namespaceOr } from '../common/namespace-key';
 import { formatPreciseTimestamp } from '../common/timestamps';
+import { maxLength } from '../common/validation';
+import { CONFIG } from '../config/config.tokens';
+import type { FlagpoleConfig } from '../config/config.types';
 import {
   EvaluationError, evaluateBoolean, evaluateVariant, flagType, type BooleanOutcome, type Reason, type Snapshot, type VariantOutcome,
 } from '../core';
@@ -16,7 +19,7 @@ import type {
   BatchEvaluationResponse, BooleanEvaluationResponse, EvaluationResponse, LegacyBatchEvaluationResponse, LegacyEvaluationResponse,
   VariantEvaluationResponse,
 } from './evaluation.dto';
-import { asObject, boolField, listField, parseEvaluation, ParsedEvaluation, stringField } from './evaluation-request';
+import { asObject, boolField, keyField, listField, parseEvaluation, ParsedEvaluation, stringField } from './evaluation-request';
 import { SnapshotCache } from './snapshot-cache.service';
 
 const REASON: Record<Reason, string> = {
@@ -41,10 +44,18 @@ type Answer<T> = T | Promise<T>;
 
 @Injectable()
 export class EvaluationService {
+  /** Bounds on one batch: its work and the namespaces it may make the cache load are the client's to choose. */
+  private readonly maxBatchRequests: number;
+  private readonly maxBatchNamespaces: number;
+
   constructor(
     private readonly snapshots: SnapshotCache,
     private readonly metrics: EvaluationMetrics,
-  ) {}
+    @Inject(CONFIG) config: FlagpoleConfig,
+  ) {
+    this.maxBatchRequests = config.limits.maxBatchRequests;
+    this.maxBatchNamespaces = config.limits.maxBatchNamespaces;
+  }
 
   /**
    * The single and batch evaluations answer synchronously when their snapshots are in memory (the usual case) and
@@ -69,14 +80,14 @@ export class EvaluationService {
   }
 
   private answerVariant(snapshot: Snapshot, req: ParsedEvaluation, namespace: string, start: number): VariantEvaluationResponse {
-    const outcome = this.run(req, namespace, evaluateVariant, snapshot);
+    const outcome = this.run(req, evaluateVariant, snapshot);
     const took = performance.now() - start;
     this.metrics.variant(namespace, outcome, took);
     return variantResponse(outcome, req.requestId || randomUUID(), took, formatPreciseTimestamp(wallClock()));
   }
 
   private answerBoolean(snapshot: Snapshot, req: ParsedEvaluation, namespace: string, start: number): BooleanEvaluationResponse {
-    const outcome = this.run(req, namespace, evaluateBoolean, snapshot);
+    const outcome = this.run(req, evaluateBoolean, snapshot);
     const took = performance.now() - start;
     this.metrics.boolean(namespace, outcome, took);
     return booleanResponse(outcome, req.requestId || randomUUID(), took, formatPreciseTimestamp(wallClock()));
@@ -90,12 +101,19 @@ export class EvaluationService {
     const start = performance.now();
     const o = asObject(body);
     const requestId = stringField(o, 'requestId', 'request_id') || randomUUID();
-    const items = listField(o, 'requests').map((r) => parseEvaluation(r, 'requests item'));
-    const snapshots = new Map<string, Snapshot | Promise<Snapshot>>();
-    let loading: Array<Promise<unknown>> | null = null;
+    const items = this.batchItems(o);
+    // Namespaces are counted before any is loaded, so a refused batch costs no query.
+    const snapshots = new Map<string, Snapshot | Promise<Snapshot> | null>();
     for (const req of items) {
       const namespace = namespaceOr(req.namespaceKey);
       if (snapshots.has(namespace)) continue;
+      if (snapshots.size === this.maxBatchNamespaces) {
+        throw new ValidationError('requests', `a batch may span at most ${this.maxBatchNamespaces} namespaces (limits.max_batch_namespaces)`);
+      }
+      snapshots.set(namespace, null);
+    }
+    let loading: Array<Promise<unknown>> | null = null;
+    for (const namespace of snapshots.keys()) {
       const snapshot = this.snapshots.get(namespace);
       snapshots.set(namespace, snapshot);
       if (snapshot instanceof Promise) (loading ??= []).push(snapshot.then((s) => snapshots.set(namespace, s)));
@@ -113,14 +131,14 @@ export class EvaluationService {
       const kind = flagType(snapshot, req.flagKey) ?? null;
       kinds.push(kind);
       if (kind === null) {
-        this.metrics.error(namespace, req.flagKey);
+        this.metrics.error(snapshot, req.flagKey);
         results.push(null);
       } else if (kind === 'BOOLEAN') {
-        const outcome = this.run(req, namespace, evaluateBoolean, snapshot);
+        const outcome = this.run(req, evaluateBoolean, snapshot);
         this.metrics.boolean(namespace, outcome);
         results.push(outcome);
       } else {
-        const outcome = this.run(req, namespace, evaluateVariant, snapshot);
+        const outcome = this.run(req, evaluateVariant, snapshot);
         this.metrics.variant(namespace, outcome);
         results.push(outcome);
       }
@@ -147,12 +165,12 @@ export class EvaluationService {
   async legacy(body: unknown, pathNamespace?: string): Promise<LegacyEvaluationResponse> {
     const start = performance.now();
     const req = parseEvaluation(body);
-    if (pathNamespace) req.namespaceKey = pathNamespace;
+    if (pathNamespace) req.namespaceKey = maxLength('namespaceKey', pathNamespace);
     if (!req.flagKey) throw new InvalidError('invalid field flagKey: must not be empty');
     if (!req.entityId) throw new InvalidError('invalid field entityId: must not be empty');
     const namespace = namespaceOr(req.namespaceKey);
     const snapshot = await this.snapshots.get(namespace);
-    const outcome = this.run(req, namespace, evaluateVariant, snapshot);
+    const outcome = this.run(req, evaluateVariant, snapshot);
     const took = performance.now() - start;
     this.metrics.variant(namespace, outcome, took);
     return legacyResponse(req, outcome, req.requestId || randomUUID(), took, formatPreciseTimestamp(wallClock()));
@@ -163,9 +181,9 @@ export class EvaluationService {
     const start = performance.now();
     const o = asObject(body);
     const requestId = stringField(o, 'requestId', 'request_id') || randomUUID();
-    const namespaceKey = namespaceOr(pathNamespace, stringField(o, 'namespaceKey', 'namespace_key'));
+    const namespaceKey = namespaceOr(pathNamespace && maxLength('namespaceKey', pathNamespace), keyField(o, 'namespaceKey', 'namespace_key'));
     const excludeNotFound = boolField(o, 'excludeNotFound', 'exclude_not_found');
-    const items = listField(o, 'requests').map((r) => parseEvaluation(r, 'requests item'));
+    const items = this.batchItems(o);
     for (const item of items) {
       if (item.namespaceKey && item.namespaceKey !== namespaceKey) {
         throw new InvalidError('invalid field namespace_key: must be the same for all requests if specified');
@@ -176,7 +194,7 @@ export class EvaluationService {
     const evaluated: Array<{ req: ParsedEvaluation; outcome: VariantOutcome }> = [];
     for (const req of items) {
       if (excludeNotFound && !snapshot.flags.has(req.flagKey)) continue;
-      const outcome = this.run(req, namespaceKey, evaluateVariant, snapshot);
+      const outcome = this.run(req, evaluateVariant, snapshot);
       this.metrics.variant(namespaceKey, outcome);
       evaluated.push({ req, outcome });
     }
@@ -185,12 +203,21 @@ export class EvaluationService {
     return { requestId, responses, requestDurationMillis: performance.now() - start };
   }
 
+  /** A batch's `requests`, refused before any is parsed when there are more than limits.max_batch_requests. */
+  private batchItems(o: Record<string, unknown>): ParsedEvaluation[] {
+    const list = listField(o, 'requests');
+    if (list.length > this.maxBatchRequests) {
+      throw new ValidationError('requests', `a batch may hold at most ${this.maxBatchRequests} evaluations (limits.max_batch_requests)`);
+    }
+    return list.map((r) => parseEvaluation(r, 'requests item'));
+  }
+
   /** Runs one evaluation; a failure is counted and becomes a domain error. */
-  private run<T>(req: ParsedEvaluation, namespace: string, evaluate: (s: Snapshot, req: ParsedEvaluation) => T, snapshot: Snapshot): T {
+  private run<T>(req: ParsedEvaluation, evaluate: (s: Snapshot, req: ParsedEvaluation) => T, snapshot: Snapshot): T {
     try {
       return evaluate(snapshot, req);
     } catch (e) {
-      this.metrics.error(namespace, req.flagKey);
+      this.metrics.error(snapshot, req.flagKey);
       throw domainError(e);
     }
   }

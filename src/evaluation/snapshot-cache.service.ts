@@ -6,10 +6,18 @@
  *
  * Writes made by other instances are also caught without any shared bus: once a second, one query compares the
  * stored versions of the loaded namespaces with the snapshots' versions.
+ *
+ * A namespace found not to exist is remembered for `limits.unknown_namespace_ttl` (at most
+ * `limits.unknown_namespace_entries` of them, the oldest forgotten first), so that clients asking for it again and
+ * again, or batches naming many, make no query each time. A change announced for it (its creation, here or, through
+ * a shared bus, elsewhere) forgets it at once; without a shared bus, another instance's creation is seen within the
+ * TTL.
  */
-import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { EntityManager as SqlEntityManager } from '@mikro-orm/knex';
 import { EvaluationCache } from '../cache/evaluation-cache.service';
+import { CONFIG } from '../config/config.tokens';
+import type { FlagpoleConfig } from '../config/config.types';
 import { compileSnapshot, type NamespaceSource, type Snapshot } from '../core';
 import { Database } from '../storage/database.service';
 import { Changes } from '../storage/changes';
@@ -39,10 +47,20 @@ interface Entry {
   failedGeneration: number;
 }
 
+interface Unknown {
+  /** Empty, without version: evaluations answer "not found" from it. */
+  snapshot: Snapshot;
+  expiresAt: number;
+}
+
 @Injectable()
 export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('SnapshotCache');
   private readonly entries = new Map<string, Entry>();
+  /** Namespaces found not to exist, oldest first (Map order is insertion order). */
+  private readonly unknown = new Map<string, Unknown>();
+  private readonly unknownTtl: number;
+  private readonly unknownEntries: number;
   private readonly unsubscribe: () => void;
   private poller: NodeJS.Timeout | null = null;
   private polling = false;
@@ -51,7 +69,10 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
     private readonly db: Database,
     changes: Changes,
     private readonly cache: EvaluationCache,
+    @Inject(CONFIG) config: FlagpoleConfig,
   ) {
+    this.unknownTtl = config.limits.unknownNamespaceTtl;
+    this.unknownEntries = config.limits.unknownNamespaceEntries;
     this.unsubscribe = changes.subscribe('namespace', (ns) => this.invalidate(ns));
   }
 
@@ -90,7 +111,7 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
   get(namespaceKey: string): Snapshot | Promise<Snapshot> {
     const entry = this.entries.get(namespaceKey);
     if (entry?.snapshot && !entry.stale) return entry.snapshot;
-    if (!entry?.snapshot) return this.load(namespaceKey, entry);
+    if (!entry?.snapshot) return (entry === undefined && this.knownUnknown(namespaceKey)) || this.load(namespaceKey, entry);
     const last = entry.snapshot;
     if (entry.failedAt > 0 && entry.failedGeneration === entry.generation) {
       if (!entry.loading && Date.now() - entry.failedAt >= RETRY_AFTER_FAILURE_MS) void this.load(namespaceKey, entry);
@@ -114,6 +135,7 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
   }
 
   invalidate(namespaceKey: string): void {
+    this.unknown.delete(namespaceKey);
     const entry = this.entries.get(namespaceKey);
     if (!entry) return;
     entry.generation++;
@@ -127,9 +149,12 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
     entry.loading = this.compile(namespaceKey)
       .then((snapshot) => {
         if (snapshot === null) {
-          // Unknown namespaces are not cached (their number is unbounded); an empty snapshot answers "not found".
+          // Not kept with the snapshots (their number is unbounded): remembered briefly, unless a change was
+          // announced while the query ran. An empty snapshot answers "not found".
           this.entries.delete(namespaceKey);
-          return compileSnapshot({ key: namespaceKey, version: '', flags: [], segments: [] });
+          const empty = compileSnapshot({ key: namespaceKey, version: '', flags: [], segments: [] });
+          if (entry.generation === generation) this.rememberUnknown(namespaceKey, empty);
+          return empty;
         }
         if (entry.failedAt > 0) this.logger.log(`namespace "${namespaceKey}" reloaded: the database answers again`);
         entry.failedAt = 0;
@@ -152,6 +177,22 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
       });
     if (!existing) this.entries.set(namespaceKey, entry);
     return entry.loading;
+  }
+
+  /** The empty snapshot of a namespace recently found not to exist, or undefined. */
+  private knownUnknown(namespaceKey: string): Snapshot | undefined {
+    const unknown = this.unknown.get(namespaceKey);
+    if (unknown === undefined) return undefined;
+    if (Date.now() < unknown.expiresAt) return unknown.snapshot;
+    this.unknown.delete(namespaceKey);
+    return undefined;
+  }
+
+  private rememberUnknown(namespaceKey: string, snapshot: Snapshot): void {
+    if (this.unknownTtl <= 0 || this.unknownEntries <= 0) return;
+    this.unknown.delete(namespaceKey);
+    while (this.unknown.size >= this.unknownEntries) this.unknown.delete(this.unknown.keys().next().value!);
+    this.unknown.set(namespaceKey, { snapshot, expiresAt: Date.now() + this.unknownTtl });
   }
 
   private async compile(namespaceKey: string): Promise<Snapshot | null> {

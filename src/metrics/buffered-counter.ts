@@ -5,6 +5,12 @@
  * collected, i.e. on every scrape of /metrics, so what Prometheus sees is unchanged.
  */
 import { Counter, type CounterConfiguration } from 'prom-client';
+import { SeriesLimit } from './series-limit';
+
+export interface BufferedCounterConfiguration<L extends string> extends Omit<CounterConfiguration<L>, 'collect'> {
+  /** Most series (label combinations) in all; past it new combinations share the one whose every label is `_other`. */
+  maxSeries?: number;
+}
 
 export class BufferedCounterChild {
   private pending = 0;
@@ -25,9 +31,11 @@ export class BufferedCounterChild {
 export class BufferedCounter<L extends string> {
   readonly counter: Counter<L>;
   private readonly children = new Map<string, BufferedCounterChild>();
+  private readonly series: SeriesLimit;
 
-  constructor(config: Omit<CounterConfiguration<L>, 'collect'>) {
+  constructor({ maxSeries, ...config }: BufferedCounterConfiguration<L>) {
     const children = this.children;
+    this.series = new SeriesLimit(config.labelNames?.length ?? 0, maxSeries);
     this.counter = new Counter<L>({
       ...config,
       collect() {
@@ -38,12 +46,16 @@ export class BufferedCounter<L extends string> {
 
   /** The child for these label values (the same child for the same values); callers keep it (ChildCache). */
   labels(...values: string[]): BufferedCounterChild {
-    const key = JSON.stringify(values);
+    let key = JSON.stringify(values);
     let child = this.children.get(key);
-    if (!child) {
-      child = new BufferedCounterChild(this.counter.labels(...values));
-      this.children.set(key, child);
+    if (child) return child;
+    if (this.series.full(this.children, key)) {
+      ({ key, values } = this.series.overflow);
+      child = this.children.get(key);
+      if (child) return child;
     }
+    child = new BufferedCounterChild(this.counter.labels(...values));
+    this.children.set(key, child);
     return child;
   }
 }

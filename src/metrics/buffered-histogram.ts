@@ -6,6 +6,7 @@
  * values prom-client's Histogram would (buckets cumulative, `+Inf`, `_sum`, `_count`), so /metrics reads the same.
  */
 import type { Registry } from 'prom-client';
+import { SeriesLimit } from './series-limit';
 
 export interface BufferedHistogramConfiguration<L extends string> {
   name: string;
@@ -13,6 +14,8 @@ export interface BufferedHistogramConfiguration<L extends string> {
   labelNames: readonly L[];
   buckets: readonly number[];
   registers: Registry[];
+  /** Most series (label combinations) in all; past it new combinations share the one whose every label is `_other`. */
+  maxSeries?: number;
 }
 
 export class BufferedHistogramChild {
@@ -67,8 +70,10 @@ export class BufferedHistogram<L extends string> {
   private readonly labelNames: readonly L[];
   private readonly bounds: readonly number[];
   private readonly children = new Map<string, BufferedHistogramChild>();
+  private readonly series: SeriesLimit;
 
   constructor(config: BufferedHistogramConfiguration<L>) {
+    this.series = new SeriesLimit(config.labelNames.length, config.maxSeries);
     this.name = config.name;
     this.help = config.help;
     this.labelNames = config.labelNames;
@@ -81,14 +86,18 @@ export class BufferedHistogram<L extends string> {
     if (values.length !== this.labelNames.length) {
       throw new Error(`${this.name}: expected ${this.labelNames.length} label values, got ${values.length}`);
     }
-    const key = JSON.stringify(values);
+    let key = JSON.stringify(values);
     let child = this.children.get(key);
-    if (!child) {
-      const labels: Record<string, string> = {};
-      this.labelNames.forEach((name, i) => (labels[name] = values[i]));
-      child = new BufferedHistogramChild(labels, this.bounds);
-      this.children.set(key, child);
+    if (child) return child;
+    if (this.series.full(this.children, key)) {
+      ({ key, values } = this.series.overflow);
+      child = this.children.get(key);
+      if (child) return child;
     }
+    const labels: Record<string, string> = {};
+    this.labelNames.forEach((name, i) => (labels[name] = values[i]));
+    child = new BufferedHistogramChild(labels, this.bounds);
+    this.children.set(key, child);
     return child;
   }
 

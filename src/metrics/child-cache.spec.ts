@@ -13,12 +13,19 @@ describe('ChildCache', () => {
     ]);
   });
 
-  it(`caps each level: values past maxKeys share the ${OVERFLOW_LABEL} child`, () => {
-    const cache = new ChildCache((values) => values.join('/'), 2);
+  it(`caps the children in all, not per level: past maxChildren new values share the ${OVERFLOW_LABEL} child`, () => {
+    const made: string[][] = [];
+    const cache = new ChildCache((values) => (made.push(values), values.join('/')), 3);
     expect(cache.get('ns', 'a')).toBe('ns/a');
     expect(cache.get('ns', 'b')).toBe('ns/b');
-    expect(cache.get('ns', 'c')).toBe(`ns/${OVERFLOW_LABEL}`);
-    expect(cache.get('ns', 'd')).toBe(`ns/${OVERFLOW_LABEL}`);
+    expect(cache.get('other', 'a')).toBe('other/a');
+    // A new value at either level, or both, once the cap is reached.
+    expect(cache.get('ns', 'c')).toBe(`${OVERFLOW_LABEL}/${OVERFLOW_LABEL}`);
+    expect(cache.get('third', 'a')).toBe(`${OVERFLOW_LABEL}/${OVERFLOW_LABEL}`);
+    expect(cache.get('third', 'z')).toBe(`${OVERFLOW_LABEL}/${OVERFLOW_LABEL}`);
+    // Known values keep their child; the overflow child is made once.
     expect(cache.get('ns', 'a')).toBe('ns/a');
+    expect(cache.get('other', 'a')).toBe('other/a');
+    expect(made).toHaveLength(4);
   });
 });
