@@ -29,7 +29,7 @@ export class ListTokensQuery {
 }
 
 export class ExpireSelfQuery {
-  @StringField({ description: 'RFC 3339 time to expire at (may extend); absent = now' })
+  @StringField({ description: 'RFC 3339 time to expire at, no later than the current expiry; absent = now' })
   expiresAt?: string;
 }
 

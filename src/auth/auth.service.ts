@@ -1,6 +1,6 @@
 /** The `/auth/v1` API every configuration has: the method list, the caller's own authentication, and tokens. */
 import { Inject, Injectable } from '@nestjs/common';
-import { UnauthenticatedError } from '../common/errors';
+import { UnauthenticatedError, ValidationError } from '../common/errors';
 import { AUTH_METHODS, AuthMethod, Method } from './auth-method';
 import type { AuthenticationListResponse, ExpireSelfQuery, ListTokensQuery, MethodListResponse } from './auth.dto';
 import { parseTimestamp } from './auth.dto';
@@ -31,12 +31,19 @@ export class AuthService {
     return toAuthenticationJson(authentication);
   }
 
-  /** Expires the caller's authentication now, or at `expiresAt` (which may also extend it). JWTs: nothing stored. */
+  /**
+   * Expires the caller's authentication now, or at `expiresAt`. A credential may only shorten its own life: Flipt
+   * also lets it move the expiry later, which lets a stolen session or a service account outlive its lifetime.
+   * JWTs: nothing stored.
+   */
   async expireSelf(authentication: AuthenticationRecord | undefined, query: ExpireSelfQuery): Promise<void> {
     if (!authentication) throw new UnauthenticatedError();
     if (authentication.method === Method.METHOD_JWT || authentication.id === '') return;
     const at = query.expiresAt ? parseTimestamp(query.expiresAt, 'expiresAt') : new Date();
-    await this.store.expire(authentication.id, at);
+    const refused = await this.store.expireEarlier(authentication.id, at);
+    if (refused) {
+      throw new ValidationError('expiresAt', `must not be later than the current expiry ${refused.toISOString()}`);
+    }
   }
 
   async list(query: ListTokensQuery): Promise<AuthenticationListResponse> {

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { ConnectionException } from '@mikro-orm/core';
+import { ConnectionException, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
 import { NotFoundError, ValidationError } from '../common/errors';
 import { now } from '../storage/columns';
 import { Changes } from '../storage/changes';
@@ -16,6 +16,7 @@ import { Method } from './auth-method';
 import { Authentication } from './authentication.entity';
 import type { AuthenticationRecord } from './authentication.record';
 import { generateClientToken, hashClientToken } from './client-token';
+import { OperationLock } from './operation-lock.entity';
 
 export const FRESH_MS = 5_000;
 export const OUTAGE_MS = 5 * 60_000;
@@ -58,11 +59,13 @@ export class AuthenticationStore {
     changes.subscribe('authentication', (id) => this.forget(id));
   }
 
-  async create(input: NewAuthentication): Promise<CreatedAuthentication> {
+  /** `first` runs in the same transaction before the row is written: if it throws, nothing is stored. */
+  async create(input: NewAuthentication, first?: (em: EntityManager) => Promise<void>): Promise<CreatedAuthentication> {
     const clientToken = input.clientToken ?? generateClientToken();
     const at = now();
-    const row = await this.db.write(null, async (em) =>
-      em.create(Authentication, {
+    const row = await this.db.write(null, async (em) => {
+      await first?.(em);
+      return em.create(Authentication, {
         id: randomUUID(),
         hashedClientToken: hashClientToken(clientToken),
         method: input.method,
@@ -70,9 +73,36 @@ export class AuthenticationStore {
         expiresAt: input.expiresAt,
         createdAt: at,
         updatedAt: at,
-      }),
-    );
+      });
+    });
     return { clientToken, authentication: toRecord(row) };
+  }
+
+  /**
+   * Creates the authentication and the `operation_lock` row `marker` in one transaction, unless that row exists:
+   * null then, also when another instance wrote it meanwhile (its insert fails and nothing is stored). A given
+   * client token replaces a stored authentication with the same token, which the unique hash would refuse.
+   */
+  async createOnce(marker: string, input: NewAuthentication): Promise<CreatedAuthentication | null> {
+    if (await this.db.read((em) => em.findOne(OperationLock, { operation: marker }))) return null;
+    const replaced: string[] = [];
+    try {
+      const created = await this.create(input, async (em) => {
+        const at = now();
+        await em.insert(OperationLock, { operation: marker, version: 1, lastAcquiredAt: at, acquiredUntil: at });
+        if (input.clientToken === undefined) return;
+        const hashedClientToken = hashClientToken(input.clientToken);
+        const stale = await em.findOne(Authentication, { hashedClientToken });
+        if (!stale) return;
+        await em.nativeDelete(Authentication, { hashedClientToken });
+        replaced.push(stale.id);
+      });
+      for (const id of replaced) this.changes.publish('authentication', id);
+      return created;
+    } catch (e) {
+      if (e instanceof UniqueConstraintViolationException) return null;
+      throw e;
+    }
   }
 
   /** The authentication a client token belongs to (expired ones included: the caller decides), or null. */
@@ -122,14 +152,6 @@ export class AuthenticationStore {
     };
   }
 
-  /** Authentications of `method` whose metadata holds `key: value` (metadata is stored as compact JSON text). */
-  async countWithMetadata(method: Method, key: string, value: string): Promise<number> {
-    // Not escaped: LIKE escapes differ by database (SQLite has none by default); `_` matching any one character is
-    // harmless for the fixed names this is used with.
-    const needle = JSON.stringify({ [key]: value }).slice(1, -1);
-    return this.db.read((em) => em.count(Authentication, { method, metadata: { $like: `%${needle}%` } }));
-  }
-
   async count(method: Method): Promise<number> {
     return this.db.read((em) => em.count(Authentication, { method }));
   }
@@ -140,9 +162,25 @@ export class AuthenticationStore {
     this.changes.publish('authentication', id);
   }
 
-  async expire(id: string, at: Date): Promise<void> {
-    await this.db.write(null, (em) => em.nativeUpdate(Authentication, { id }, { expiresAt: at, updatedAt: now() }));
+  /**
+   * Sets the expiry to `at` unless the stored one is earlier, decided in the update itself: a record remembered
+   * for FRESH_MS may hold an expiry that another instance has since moved earlier. Returns the stored expiry when it
+   * refused, else null (also when the authentication no longer exists, which, as Flipt, is not an error).
+   */
+  async expireEarlier(id: string, at: Date): Promise<Date | null> {
+    const updated = await this.db.write(null, (em) =>
+      em.nativeUpdate(
+        Authentication,
+        { id, $or: [{ expiresAt: null }, { expiresAt: { $gte: at } }] },
+        { expiresAt: at, updatedAt: now() },
+      ),
+    );
+    if (updated === 0) {
+      const row = await this.db.read((em) => em.findOne(Authentication, { id }));
+      if (row?.expiresAt) return row.expiresAt;
+    }
     this.changes.publish('authentication', id);
+    return null;
   }
 
   /** Deletes the method's authentications that expired before `before`; returns how many. */

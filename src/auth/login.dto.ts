@@ -11,7 +11,7 @@ export class CallbackQuery {
   @StringField({ description: 'Authorization code from the provider' })
   code?: string;
 
-  @StringField({ description: 'The state sent to the provider; must equal the flagpole_client_state cookie' })
+  @StringField({ description: 'Required: the state sent to the provider, equal to the flagpole_client_state cookie' })
   state?: string;
 
   @StringField({ description: 'Issuer of the response (RFC 9207), checked when the provider sends it' })

@@ -220,7 +220,7 @@ const authentication: Schema<AuthenticationConfig> = {
           clientId: secret('Client id (required).'),
           clientSecret: secret('Client secret (required).'),
           redirectAddress: str('', 'Public address of Flagpole the provider redirects back to (required).'),
-          nonce: str('static', 'Nonce sent in the authorization request.'),
+          nonce: str('static', 'Accepted for Flipt compatibility and ignored: every login sends a fresh nonce (an HMAC of its state) and checks it in the ID token.'),
           scopes: list([], 'Scopes to request from the provider.'),
           usePKCE: bool(false, 'Use PKCE (S256) in the code exchange.'),
         },

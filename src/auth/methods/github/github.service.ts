@@ -77,14 +77,13 @@ export class GithubService {
   }
 
   async callback(query: CallbackQuery, stateCookie: string | undefined): Promise<GithubLogin> {
-    const state = query.state ?? '';
-    checkLoginState(state, stateCookie, 'GitHub');
+    const state = checkLoginState(query.state, stateCookie, 'GitHub');
     let accessToken: string;
     try {
       const tokens = await this.client.oauthCallback(
         this.redirectUri,
-        { code: query.code, ...(state ? { state } : {}), ...(query.error ? { error: query.error, error_description: query.errorDescription } : {}) },
-        state ? { state } : {},
+        { code: query.code, state, ...(query.error ? { error: query.error, error_description: query.errorDescription } : {}) },
+        { state },
       );
       // GitHub reports a bad code with status 200 and an `error` field.
       const error = tokens.error as string | undefined;

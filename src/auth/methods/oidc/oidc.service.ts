@@ -1,12 +1,15 @@
 /**
  * OpenID Connect login through the configured providers, with openid-client: discovery (once per provider, again
- * after a failure), the authorization URL (scopes with `openid`, the configured nonce, PKCE S256 when `use_pkce`),
- * and the callback (code exchange, ID token verification — RS256 only, as Flipt — and a session authentication that
- * lives `session.token_lifetime`).
+ * after a failure), the authorization URL (scopes with `openid`, a nonce of this login, PKCE S256 when `use_pkce`),
+ * and the callback (the state checked against its cookie, code exchange, ID token verification — RS256 only, as
+ * Flipt, and its `nonce` claim — and a session authentication that lives `session.token_lifetime`).
  *
- * PKCE without server-side state: the code verifier is an HMAC of the login state under the provider's client
- * secret, so any instance can recompute it at the callback and nobody without the secret can (Flipt keeps one
- * verifier per process, which breaks when the callback reaches another instance).
+ * Nonce and PKCE without server-side storage: both are HMACs of the login state (64 random bytes inside) under the
+ * provider's client secret, so each login has its own, any instance can recompute them at the callback and nobody
+ * without the secret can. The nonce binds the ID token to the browser that started the login: a code from the
+ * attacker's own login, brought to the victim's callback with the victim's state, carries the wrong nonce. (Flipt
+ * sends the constant configured `nonce`, default `static`, which binds nothing; that key is now ignored. Flipt also
+ * keeps one PKCE verifier per process, which breaks when the callback reaches another instance.)
  */
 import { createHmac } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
@@ -48,7 +51,7 @@ export class OidcService {
     const authorizeUrl = client.authorizationUrl({
       scope,
       state,
-      nonce: config.nonce,
+      nonce: nonceOf(config, state),
       redirect_uri: redirectUri(config, provider),
       ...(config.usePKCE ? { code_challenge: generators.codeChallenge(verifierOf(config, state)), code_challenge_method: 'S256' } : {}),
     });
@@ -56,8 +59,7 @@ export class OidcService {
   }
 
   async callback(provider: string, query: CallbackQuery, stateCookie: string | undefined): Promise<OidcLogin> {
-    const state = query.state ?? '';
-    checkLoginState(state, stateCookie, 'OIDC');
+    const state = checkLoginState(query.state, stateCookie, 'OIDC');
     const { config, client } = await this.provider(provider, 'callback');
     let claims: IdTokenClaims;
     try {
@@ -65,13 +67,13 @@ export class OidcService {
         redirectUri(config, provider),
         {
           code: query.code,
-          ...(state ? { state } : {}),
+          state,
           ...(query.iss ? { iss: query.iss } : {}),
           ...(query.error ? { error: query.error, error_description: query.errorDescription } : {}),
         },
         {
-          ...(state ? { state } : {}),
-          nonce: config.nonce,
+          state,
+          nonce: nonceOf(config, state),
           response_type: 'code',
           ...(config.usePKCE ? { code_verifier: verifierOf(config, state) } : {}),
         },
@@ -123,6 +125,10 @@ function redirectUri(config: OidcProviderConfig, provider: string): string {
 
 function verifierOf(config: OidcProviderConfig, state: string): string {
   return createHmac('sha256', config.clientSecret).update(`pkce:${state}`).digest('base64url');
+}
+
+function nonceOf(config: OidcProviderConfig, state: string): string {
+  return createHmac('sha256', config.clientSecret).update(`nonce:${state}`).digest('base64url');
 }
 
 const PREFIX = 'io.flagpole.auth';
