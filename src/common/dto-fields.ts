@@ -24,8 +24,14 @@ function doc(type: unknown, o: FieldOptions, extra: Record<string, unknown> = {}
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 
-function numeric(value: unknown): unknown {
-  if (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))) return Number(value);
+/**
+ * Decimal spellings only, as Go's strconv reads a query value or a quoted protobuf number: `Number()` alone would
+ * also take `0x10`, `0b1`, `Infinity` and surrounding whitespace.
+ */
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+export function numeric(value: unknown): unknown {
+  if (typeof value === 'string' && DECIMAL.test(value)) return Number(value);
   return value;
 }
 

@@ -29,6 +29,11 @@ interface Classified {
 
 /** Error codes of drivers for "value too long for column". */
 const VALUE_TOO_LONG = new Set(['22001', 'ER_DATA_TOO_LONG']);
+/**
+ * Error codes of drivers for a value the column cannot hold: PostgreSQL refuses NUL in text (22021) and in JSON
+ * (22P05), numbers out of range (22003). Validation refuses these first; this keeps any it misses a 400, not a 500.
+ */
+const VALUE_NOT_STORABLE = new Set(['22003', '22021', '22P05', 'ER_WARN_DATA_OUT_OF_RANGE', 'ER_TRUNCATED_WRONG_VALUE_FOR_FIELD']);
 
 @Catch()
 export class ErrorFilter implements ExceptionFilter {
@@ -66,6 +71,9 @@ export class ErrorFilter implements ExceptionFilter {
     if (e instanceof DriverException && VALUE_TOO_LONG.has(String(e.code))) {
       return { code: GrpcCode.InvalidArgument, message: 'a value is longer than its field allows' };
     }
+    if (e instanceof DriverException && VALUE_NOT_STORABLE.has(String(e.code))) {
+      return { code: GrpcCode.InvalidArgument, message: 'a value contains characters or numbers the database cannot store' };
+    }
     if (e instanceof HttpException) return this.classifyHttp(e, req);
     const status = (e as { statusCode?: unknown })?.statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
@@ -92,8 +100,22 @@ export class ErrorFilter implements ExceptionFilter {
 
 export function sendError(reply: FastifyReply, code: GrpcCode, message: string, status = httpStatusOf(code)): void {
   const body: ErrorBody = { code, message, details: [] };
-  if (code === GrpcCode.Unauthenticated) reply.header('www-authenticate', message);
+  if (code === GrpcCode.Unauthenticated) reply.header('www-authenticate', headerValue(message));
   reply.status(status).header('content-type', 'application/json').send(JSON.stringify(body));
+}
+
+/** Longest WWW-Authenticate value: the body carries the whole message; clients cap response headers (16 KiB). */
+const MAX_HEADER_VALUE = 1024;
+
+/**
+ * Messages can carry request text (an OAuth `error` parameter). Node refuses a header value with control characters
+ * (CR/LF would split the response) or characters beyond Latin-1, and clients read the rest of non-ASCII as Latin-1
+ * or UTF-8 as they please: controls become spaces and other non-ASCII characters `?`. Flipt's own messages are ASCII
+ * and pass unchanged.
+ */
+export function headerValue(message: string): string {
+  const clean = message.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/[^\u0000-\u007f]/gu, '?');
+  return clean.length > MAX_HEADER_VALUE ? `${clean.slice(0, MAX_HEADER_VALUE - 3)}...` : clean;
 }
 
 /** Nest's router fallback throws NotFoundException("Cannot GET /x"). */

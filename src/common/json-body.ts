@@ -1,23 +1,62 @@
 /**
  * Flipt's gateway reads every request body as JSON whatever its Content-Type (its own SDK sends `text/plain`).
- * An empty body is `{}`; malformed JSON is a 400 naming the problem.
+ * An empty body is `{}`; malformed JSON is a 400 naming the problem. Bodies are bounded in size
+ * (`limits.max_body_bytes`, 413) and in nesting (`limits.max_json_depth`, 400): every later step that walks a parsed
+ * body (validation, class-transformer, JSON.stringify) recurses, and thousands of levels overflow the stack.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InvalidError } from './errors';
 
-export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
-
-export function registerJsonBodyParser(fastify: FastifyInstance): void {
-  fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, parseJsonBody);
+export interface JsonBodyLimits {
+  maxBodyBytes: number;
+  maxJsonDepth: number;
 }
 
-function parseJsonBody(_req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void): void {
-  const text = typeof body === 'string' ? body : body.toString('utf8');
+export function registerJsonBodyParser(fastify: FastifyInstance, limits: JsonBodyLimits): void {
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: limits.maxBodyBytes }, (_req: FastifyRequest, body, done) =>
+    parseJsonBody(typeof body === 'string' ? body : body.toString('utf8'), limits.maxJsonDepth, done));
+}
+
+function parseJsonBody(text: string, maxDepth: number, done: (err: Error | null, body?: unknown) => void): void {
   if (text.trim() === '') return done(null, {});
+  if (jsonDepthExceeds(text, maxDepth)) {
+    return done(new InvalidError(`invalid JSON in request body: nested deeper than ${maxDepth} levels (limits.max_json_depth)`));
+  }
   try {
     done(null, JSON.parse(text));
   } catch (e) {
     done(new InvalidError(`invalid JSON in request body: ${(e as Error).message}`));
   }
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
+/**
+ * True when arrays and objects in `text` nest deeper than `max`. One pass, no recursion, no allocation; it counts
+ * brackets outside string literals and does not validate (JSON.parse does that next), so malformed text only has
+ * to be measured the same way valid text would be.
+ */
+export function jsonDepthExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) {
+      inString = true;
+    } else if (c === OPEN_BRACKET || c === OPEN_BRACE) {
+      if (++depth > max) return true;
+    } else if (c === CLOSE_BRACKET || c === CLOSE_BRACE) {
+      depth--;
+    }
+  }
+  return false;
 }

@@ -16,6 +16,8 @@ describe('page tokens', () => {
     ['negative offset', Buffer.from('{"offset":-1}').toString('base64')],
     ['fractional offset', Buffer.from('{"offset":1.5}').toString('base64')],
     ['string offset', Buffer.from('{"offset":"3"}').toString('base64')],
+    ['offset beyond exact integers', Buffer.from('{"offset":1e20}').toString('base64')],
+    ['offset of 2^53', Buffer.from('{"offset":9007199254740992}').toString('base64')],
   ])('refuses %s with Flipt\'s message', (_, token) => {
     expect(() => decodePageToken(token)).toThrow(new InvalidError(`pageToken is not valid: ${JSON.stringify(token)}`));
   });

@@ -33,7 +33,8 @@ export function decodePageToken(token: string): number {
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw invalid();
   const offset = (parsed as { offset?: unknown }).offset ?? 0;
-  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) throw invalid();
+  // Beyond 2^53 the number is no longer exact, and the databases refuse an OFFSET written as `1e+20`.
+  if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) throw invalid();
   return offset;
 }
 

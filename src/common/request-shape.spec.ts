@@ -25,6 +25,13 @@ describe('protobuf JSON request shapes', () => {
     expect(normalizeMessage({ requests: [{ flag_key: 'f' }] })).toEqual({ requests: [{ flagKey: 'f' }] });
   });
 
+  it('drops a `__proto__` field instead of letting it replace the prototype, but keeps it as a map key', () => {
+    const shaped = normalizeMessage(JSON.parse('{"__proto__":{"key":"x"},"context":{"__proto__":"v"}}'));
+    expect(Object.getPrototypeOf(shaped)).toBe(Object.prototype);
+    expect(Object.keys(shaped)).toEqual(['context']);
+    expect(Object.entries(shaped.context as object)).toEqual([['__proto__', 'v']]);
+  });
+
   it('reads an absent body as {} and refuses a body that is not an object', () => {
     expect(normalizeMessage(undefined)).toEqual({});
     expect(() => normalizeMessage([1])).toThrow('invalid values for key(s) in json body');

@@ -23,7 +23,8 @@ export function normalizeMessage(input: unknown, where = 'json body'): Record<st
   const source = input as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [rawKey, value] of Object.entries(source)) {
-    if (value === null || value === undefined) continue;
+    // No message has such a field; assigning it would replace the new object's prototype instead.
+    if (value === null || value === undefined || rawKey === '__proto__') continue;
     const key = snakeToCamel(rawKey);
     if (key !== rawKey && key in source && source[key] !== null) continue;
     out[key] = normalizeValue(key, value, where);
@@ -38,7 +39,10 @@ function normalizeValue(key: string, value: unknown, where: string): unknown {
   }
   if (STRING_MAPS.has(key) && isPlainObject(value)) {
     const map: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) map[k] = v === null ? '' : v;
+    // defineProperty: a `__proto__` key is user data here and stays an ordinary key.
+    for (const [k, v] of Object.entries(value)) {
+      Object.defineProperty(map, k, { value: v === null ? '' : v, enumerable: true, writable: true, configurable: true });
+    }
     return map;
   }
   return value;

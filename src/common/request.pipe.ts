@@ -5,6 +5,7 @@
 import { ArgumentMetadata, Injectable, ValidationError as ClassValidationError, ValidationPipe } from '@nestjs/common';
 import { InvalidError } from './errors';
 import { normalizeMessage } from './request-shape';
+import { requireStorableFields, requireStorableText } from './storable-text';
 
 class ShapeError extends Error {
   constructor(readonly problems: string[]) {
@@ -25,18 +26,25 @@ export class RequestPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // A path parameter or named query value is a key the services look up: the database must be able to hold it.
+    if (metadata.data && typeof value === 'string' && (metadata.type === 'param' || metadata.type === 'query')) {
+      requireStorableText(metadata.data, value);
+    }
     // Routes that parse their own input (evaluation, the hot path) declare no DTO class: leave their input alone.
     if (!metadata.metatype || metadata.metatype === Object) return value;
     // A single named field (`@Query('service')`) or a path parameter is a plain value, not a message.
     if ((metadata.type !== 'body' && metadata.type !== 'query') || metadata.data) return super.transform(value, metadata);
     const where = metadata.type === 'body' ? 'json body' : 'query string';
     const shaped = normalizeMessage(value, where);
+    let message: unknown;
     try {
-      return await super.transform(shaped, metadata);
+      message = await super.transform(shaped, metadata);
     } catch (e) {
       if (e instanceof ShapeError) throw new InvalidError(`invalid values for key(s) in ${where}: ${e.message}`);
       throw e;
     }
+    requireStorableFields(message);
+    return message;
   }
 }
 

@@ -105,10 +105,15 @@ export class RolloutsService {
     requireField('flagKey', flagKey);
     if (!rolloutIds || rolloutIds.length < 2) throw new ValidationError('rolloutIds', 'must contain atleast 2 elements');
     await this.db.write(namespaceKey, async (em) => {
+      // Flipt updates one row per listed id; reading the flag's rollouts once bounds the work by what is stored, not by
+      // the length of the list. Ids the flag does not have are ignored and a repeated id takes its last place, as there.
+      const stored = new Map((await em.find(Rollout, { flag: { namespace: namespaceKey, key: flagKey } })).map((r) => [r.id, r]));
       const t = now();
-      for (const [i, id] of rolloutIds.entries()) {
-        await em.nativeUpdate(Rollout, { id, flag: { namespace: namespaceKey, key: flagKey } }, { rank: i + 1, updatedAt: t });
-      }
+      rolloutIds.forEach((id, i) => {
+        const rollout = stored.get(id);
+        if (rollout) Object.assign(rollout, { rank: i + 1, updatedAt: t });
+      });
+      await em.flush();
     });
   }
 

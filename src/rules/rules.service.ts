@@ -109,10 +109,15 @@ export class RulesService {
     requireField('flagKey', flagKey);
     if (!ruleIds || ruleIds.length < 2) throw new ValidationError('ruleIds', 'must contain atleast 2 elements');
     await this.db.write(namespaceKey, async (em) => {
+      // Flipt updates one row per listed id; reading the flag's rules once bounds the work by what is stored, not by
+      // the length of the list. Ids the flag does not have are ignored and a repeated id takes its last place, as there.
+      const stored = new Map((await em.find(Rule, { flag: { namespace: namespaceKey, key: flagKey } })).map((r) => [r.id, r]));
       const t = now();
-      for (const [i, id] of ruleIds.entries()) {
-        await em.nativeUpdate(Rule, { id, flag: { namespace: namespaceKey, key: flagKey } }, { rank: i + 1, updatedAt: t });
-      }
+      ruleIds.forEach((id, i) => {
+        const rule = stored.get(id);
+        if (rule) Object.assign(rule, { rank: i + 1, updatedAt: t });
+      });
+      await em.flush();
     });
   }
 
