@@ -8,7 +8,7 @@
 const http = require('node:http');
 
 /** Sends `rate` requests per second for `seconds`; resolves with latency percentiles in ms and the error count. */
-function paced(url, body, { rate = 1000, seconds = 10, connections = 50 } = {}) {
+function paced(url, body, { rate = 1000, seconds = 10, connections = 50, headers = {} } = {}) {
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const total = Math.round(rate * seconds);
@@ -37,7 +37,7 @@ function paced(url, body, { rate = 1000, seconds = 10, connections = 50 } = {}) 
         if (done === total) finish();
       };
       const req = http.request(
-        { agent, host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+        { agent, host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
         (res) => {
           res.resume();
           res.on('end', () => record(res.statusCode === 200));

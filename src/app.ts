@@ -1,19 +1,28 @@
 /**
  * Builds the Nest application on Fastify with everything Flipt's HTTP surface needs: JSON bodies whatever the
  * Content-Type, trailing slashes ignored, Flipt's error body for every failure, Swagger at /docs, and the evaluation
- * routes' lean handlers (evaluation/evaluation-fast-path.ts).
+ * routes' lean handlers (evaluation/evaluation-fast-path.ts). And what a server facing hostile clients needs
+ * (docs/security.md): request, idle and connection limits, CORS when configured, CSRF protection, credentials
+ * checked before a body is read, and response headers that keep browsers from misreading answers.
  */
+import fastifyCors from '@fastify/cors';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import { AuthGuard } from './auth/auth.guard';
 import { registerCrossOriginProtection } from './auth/cross-origin';
+import { PreBodyAuthentication } from './auth/pre-body-authentication';
+import { clientErrorHandler } from './common/client-errors';
+import { corsOptions } from './common/cors-options';
 import { ErrorFilter } from './common/error.filter';
+import { registerForwardedPrefixCheck } from './common/forwarded-prefix';
 import { frameworkErrorHandler, registerHttpCompat } from './common/http-compat';
-import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './common/json-body';
+import { registerJsonBodyParser } from './common/json-body';
+import { nestRoutes } from './common/nest-routes';
 import { RequestPipe } from './common/request.pipe';
 import { RouteRegistry } from './common/route-registry';
-import type { FlagpoleConfig } from './config/config.types';
+import { registerSecurityHeaders } from './common/security-headers';
+import type { FlagpoleConfig, LimitsConfig } from './config/config.types';
 import { EvaluationFastPath } from './evaluation/evaluation-fast-path';
 import { EvaluationService } from './evaluation/evaluation.service';
 import { rootLogger } from './logging/logger';
@@ -26,17 +35,26 @@ export async function createApp(config: FlagpoleConfig): Promise<NestFastifyAppl
     // No Nest middleware is used (no MikroORM request context either): without @fastify/middie no request pays for it.
     skipMiddie: true,
     frameworkErrors: frameworkErrorHandler,
-    bodyLimit: BODY_LIMIT_BYTES,
+    bodyLimit: config.limits.maxBodyBytes,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1000 },
+    ...connectionLimits(config.limits),
+    clientErrorHandler,
   });
   const fastify = adapter.getInstance();
+  if (config.limits.maxConnections > 0) fastify.server.maxConnections = config.limits.maxConnections;
   const routes = new RouteRegistry();
   const evaluationFastPath = new EvaluationFastPath();
+  const preBodyAuthentication = new PreBodyAuthentication(config.authentication.session);
   fastify.addHook('onRoute', (route) => {
     routes.add(route.method, route.url);
     evaluationFastPath.onRoute(route);
+    preBodyAuthentication.onRoute(route);
   });
-  registerJsonBodyParser(fastify);
+  // First of the onRequest hooks, as Flipt's CORS middleware is outermost: refusals carry CORS headers too.
+  if (config.cors.enabled) await fastify.register(fastifyCors, corsOptions(config.cors));
+  registerSecurityHeaders(fastify);
+  registerForwardedPrefixCheck(fastify);
+  registerJsonBodyParser(fastify, config.limits);
   registerHttpCompat(fastify);
   registerCrossOriginProtection(fastify, config.authentication.session.csrf);
 
@@ -47,8 +65,37 @@ export async function createApp(config: FlagpoleConfig): Promise<NestFastifyAppl
   // Also reached by Fastify's own errors (body parsing, body size): Nest routes its error handler through filters.
   app.useGlobalFilters(new ErrorFilter(routes));
   app.useGlobalPipes(new RequestPipe());
-  evaluationFastPath.bind(app.get(EvaluationService), app.get(AuthGuard));
+  const guard = app.get(AuthGuard);
+  evaluationFastPath.bind(app.get(EvaluationService), guard);
+  // Nest registers its routes at init (listen), after this: onRoute then finds which ones need a credential.
+  preBodyAuthentication.bind(guard, nestRoutes(app));
   // Signals are handled by main.ts (health/graceful-shutdown.ts): readiness first, then close, then exit 0.
   setupSwagger(app);
   return app;
+}
+
+/** Fastify's keep-alive timeout when nothing shorter is asked for. */
+const KEEP_ALIVE_MS = 72_000;
+/** Node's default time to receive a request's headers. */
+const HEADERS_TIMEOUT_MS = 60_000;
+
+/**
+ * `limits.request_timeout` (the whole request, headers and body, received within it: Node answers 408 and closes)
+ * and `limits.idle_timeout` (a socket that sends nothing, kept-alive ones included). Node checks request deadlines
+ * every `connectionsCheckingInterval` (30 s by default, which would double a 30 s limit): a tenth of the deadline.
+ */
+function connectionLimits(limits: LimitsConfig) {
+  const { requestTimeout, idleTimeout } = limits;
+  const headersTimeout = requestTimeout > 0 ? Math.min(requestTimeout, HEADERS_TIMEOUT_MS) : HEADERS_TIMEOUT_MS;
+  const deadline = requestTimeout > 0 ? requestTimeout : headersTimeout;
+  return {
+    requestTimeout,
+    connectionTimeout: idleTimeout,
+    keepAliveTimeout: idleTimeout > 0 ? Math.min(idleTimeout, KEEP_ALIVE_MS) : KEEP_ALIVE_MS,
+    http: {
+      requestTimeout,
+      headersTimeout,
+      connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(deadline / 10))),
+    },
+  };
 }

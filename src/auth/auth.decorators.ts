@@ -4,6 +4,7 @@
  * tokens.
  */
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import type { FlagpoleConfig } from '../config/config.types';
 import type { AuthenticationRecord } from './authentication.record';
 
 export const PUBLIC = 'flagpole:auth:public';
@@ -12,6 +13,12 @@ export const NAMESPACE_SCOPE = 'flagpole:auth:namespace-scope';
 
 /** Never authenticated: health, `GET /auth/v1/method`, the login endpoints of the OIDC, GitHub and Kubernetes methods. */
 export const Public = () => SetMetadata(PUBLIC, true);
+
+/**
+ * Public while `protect(config)` is false; otherwise like any route without `@Public()`. For `/metrics`, which
+ * Prometheus scrapes without a credential unless `metrics.require_authentication` asks for one.
+ */
+export const PublicUnless = (protect: (config: FlagpoleConfig) => boolean) => SetMetadata(PUBLIC, protect);
 
 /** The `authentication.exclude.<group>` switch that opens the route (Flipt's management, evaluation and OFREP APIs). */
 export type ExcludableGroup = 'management' | 'evaluation' | 'ofrep';

@@ -22,9 +22,11 @@ import {
 } from './auth.decorators';
 import { AuthenticationStore } from './authentication.store';
 import { isExpired, type AuthenticationRecord } from './authentication.record';
-import { credentialOf, type CredentialRequest } from './credentials';
+import { credentialOf, type Credential, type CredentialRequest } from './credentials';
 import { METHODS } from './methods';
-import { attachAuthenticator, CLIENT_TOKEN_STRATEGY, RequestAuthenticator } from './request-authenticator';
+import {
+  attachAuthenticator, CLIENT_TOKEN_STRATEGY, RequestAuthenticator, takeEarlyAuthentication,
+} from './request-authenticator';
 import { requestNamespace } from './request-namespace';
 import { clearRefusedSession } from './session-cookies';
 import { TOKEN_NAMESPACE } from './methods/token/token.metadata';
@@ -80,7 +82,8 @@ export class AuthGuard extends PassportGuard(STRATEGIES) implements RequestAuthe
   enforcedOn(handler: Function, controller: Function): boolean {
     if (!this.config.authentication.required) return false;
     const targets = [handler, controller];
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC, targets)) return false;
+    const open = this.reflector.getAllAndOverride<boolean | ((config: FlagpoleConfig) => boolean) | undefined>(PUBLIC, targets);
+    if (open === true || (typeof open === 'function' && !open(this.config))) return false;
     const group = this.reflector.getAllAndOverride<ExcludableGroup | undefined>(EXCLUDABLE, targets);
     return !(group && this.config.authentication.exclude[group]);
   }
@@ -96,7 +99,16 @@ export class AuthGuard extends PassportGuard(STRATEGIES) implements RequestAuthe
     return this.byName.get(name);
   }
 
-  async authenticateClientToken(request: CredentialRequest): Promise<AuthenticationRecord> {
+  authenticateClientToken(request: CredentialRequest): Promise<AuthenticationRecord> {
+    return takeEarlyAuthentication(request) ?? this.lookUpClientToken(request);
+  }
+
+  /** The request's credential as the strategies will read it (pre-body-authentication.ts asks before the body). */
+  requestCredential(request: CredentialRequest): Credential | null {
+    return credentialOf(request, this.jwtEnabled);
+  }
+
+  private async lookUpClientToken(request: CredentialRequest): Promise<AuthenticationRecord> {
     const credential = credentialOf(request, this.jwtEnabled);
     if (credential?.kind !== 'client-token') return this.refuse('no authorization provided');
     const authentication = await this.store.getByClientToken(credential.value);

@@ -1,4 +1,4 @@
-import { CROSS_ORIGIN_FETCH, CROSS_ORIGIN_ORIGIN, crossOriginRefusal } from './cross-origin';
+import { CROSS_ORIGIN_FETCH, CROSS_ORIGIN_ORIGIN, crossOriginRefusal, guardsRoute } from './cross-origin';
 
 const trusted = new Set(['https://admin.example.com']);
 const host = 'flags.example.com';
@@ -20,5 +20,22 @@ describe('crossOriginRefusal', () => {
     ['old browser, trusted Origin', 'POST', { origin: 'https://admin.example.com' }, undefined],
   ])('%s', (_, method, headers, expected) => {
     expect(crossOriginRefusal(method, { host, ...headers }, trusted)).toBe(expected);
+  });
+});
+
+describe('guardsRoute', () => {
+  it.each([
+    ['/api/v1/namespaces', true],
+    ['/api/v1/namespaces/:key', true],
+    ['/auth/v1/tokens/:id', true],
+    ['/meta', true],
+    ['/evaluate/v1/boolean', true],
+    [undefined, true],
+    ['/health', false],
+    ['/metrics', false],
+    ['/api/v10', false],
+    ['/', false],
+  ])('%s → %s', (route, expected) => {
+    expect(guardsRoute(route)).toBe(expected);
   });
 });

@@ -4,6 +4,10 @@
  * browser says it is same-origin (`Sec-Fetch-Site: same-origin|none`), when no browser header says otherwise
  * (neither Sec-Fetch-Site nor Origin), when its Origin's host is the request's Host, or when its Origin is one of
  * `csrf.trusted_origins`. Anything else gets Go's plain-text 403.
+ *
+ * Which routes it guards is decided on the route Fastify matched, never on the request's spelling of the path:
+ * `//api/v1/…`, `/api//v1/…` and `/%61pi/v1/…` reach the same handler as `/api/v1/…` and must be refused alike.
+ * A request that matched no route is checked too: refusing it costs nothing and no spelling can slip through.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
@@ -30,14 +34,18 @@ export function crossOriginRefusal(method: string, headers: IncomingHttpHeaders,
   return trusted.has(origin) ? undefined : CROSS_ORIGIN_ORIGIN;
 }
 
+/** Whether the route pattern Fastify matched (`request.routeOptions.url`; undefined when none did) is guarded. */
+export function guardsRoute(route: string | undefined): boolean {
+  return route === undefined || API_PREFIXES.some((p) => route === p || route.startsWith(`${p}/`));
+}
+
 export function registerCrossOriginProtection(fastify: FastifyInstance, csrf: AuthenticationCsrfConfig): void {
   if (!csrf.key) return;
   const trusted = new Set(csrf.trustedOrigins);
+  // onRequest runs after routing, so the matched route is known here.
   fastify.addHook('onRequest', (request, reply, done) => {
-    const path = request.url.split('?')[0];
-    const refusal = API_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))
-      ? crossOriginRefusal(request.method, request.headers, trusted)
-      : undefined;
+    if (SAFE_METHODS.has(request.method) || !guardsRoute(request.routeOptions.url)) return done();
+    const refusal = crossOriginRefusal(request.method, request.headers, trusted);
     if (!refusal) return done();
     reply.code(403).header('content-type', 'text/plain; charset=utf-8').header('x-content-type-options', 'nosniff').send(`${refusal}\n`);
   });

@@ -9,6 +9,7 @@ import type { AuthenticationRecord } from './authentication.record';
 import type { CredentialRequest } from './credentials';
 
 const AUTHENTICATOR = Symbol('flagpole.authenticator');
+const EARLY = Symbol('flagpole.early-authentication');
 
 /** The Passport strategy that looks up client tokens (static, OIDC, GitHub and Kubernetes sessions alike). */
 export const CLIENT_TOKEN_STRATEGY = 'client-token';
@@ -20,7 +21,10 @@ export interface RequestAuthenticator {
   enabledMethod(name: AuthMethod['name']): AuthMethod | undefined;
 }
 
-type Carrier = CredentialRequest & { [AUTHENTICATOR]?: RequestAuthenticator };
+type Carrier = CredentialRequest & {
+  [AUTHENTICATOR]?: RequestAuthenticator;
+  [EARLY]?: Promise<AuthenticationRecord>;
+};
 
 export function attachAuthenticator(request: CredentialRequest, authenticator: RequestAuthenticator): void {
   (request as Carrier)[AUTHENTICATOR] = authenticator;
@@ -30,4 +34,20 @@ export function authenticatorOf(request: CredentialRequest): RequestAuthenticato
   const authenticator = (request as Carrier)[AUTHENTICATOR];
   if (!authenticator) throw new Error('a Flagpole strategy ran outside the authentication guard');
   return authenticator;
+}
+
+/**
+ * The client-token lookup started before the body was read (pre-body-authentication.ts), kept for the guard, so that a
+ * request is looked up once however many times it is checked.
+ */
+export function keepEarlyAuthentication(request: CredentialRequest, pending: Promise<AuthenticationRecord>): void {
+  (request as Carrier)[EARLY] = pending;
+}
+
+/** The early lookup of the request, once; undefined when there was none. */
+export function takeEarlyAuthentication(request: CredentialRequest): Promise<AuthenticationRecord> | undefined {
+  const carrier = request as Carrier;
+  const pending = carrier[EARLY];
+  if (pending) carrier[EARLY] = undefined;
+  return pending;
 }

@@ -4,6 +4,9 @@
  * follows HealthService's `serving`: SERVING when started and the database answers, NOT_SERVING during a database
  * outage and from the start of shutdown. Any other service name is NOT_FOUND. With `server.protocol: https` the
  * port uses the same certificate as HTTPS, as Flipt's does.
+ *
+ * Watch streams are unauthenticated and stay open until the client leaves, so at most `limits.max_grpc_watch_streams`
+ * are open at once; past it a Watch ends at once with RESOURCE_EXHAUSTED (Check is unaffected).
  */
 import { readFileSync } from 'node:fs';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
@@ -42,7 +45,7 @@ export class GrpcHealthServer implements OnApplicationBootstrap, OnApplicationSh
   async onApplicationBootstrap(): Promise<void> {
     const { host, grpcPort } = this.config.server;
     const server = new grpc.Server(serverOptions(this.config.server));
-    this.health.addToServer(server);
+    this.health.addToServer(cappingWatches(server, this.config.limits.maxGrpcWatchStreams));
     const address = `${host.includes(':') ? `[${host}]` : host}:${grpcPort}`;
     this.bound = await new Promise<number>((resolve, reject) =>
       server.bindAsync(address, credentials(this.config.server), (err, port) =>
@@ -81,6 +84,44 @@ export class GrpcHealthServer implements OnApplicationBootstrap, OnApplicationSh
     this.status = status;
     this.health.setStatus(OVERALL, status);
   }
+}
+
+type WatchCall = grpc.ServerWritableStream<{ service: string }, { status: string }>;
+
+/**
+ * The server as grpc-health-check sees it, with its Watch handler wrapped: streams past `max` are refused, and a
+ * Watch of a service other than the overall one is answered SERVICE_UNKNOWN without reaching grpc-health-check,
+ * which would keep a watcher set per name asked, forever.
+ */
+function cappingWatches(server: grpc.Server, max: number): Pick<grpc.Server, 'addService'> {
+  let open = 0;
+  return {
+    addService(definition: grpc.ServiceDefinition, implementation: grpc.UntypedServiceImplementation): void {
+      const watch = implementation.watch as (call: WatchCall) => void;
+      server.addService(definition, {
+        ...implementation,
+        watch: (call: WatchCall) => {
+          if (open >= max) {
+            call.emit('error', { code: grpc.status.RESOURCE_EXHAUSTED, details: `too many health Watch streams (limits.max_grpc_watch_streams ${max})` });
+            return;
+          }
+          open++;
+          let counted = true;
+          const release = () => {
+            if (counted) open--;
+            counted = false;
+          };
+          call.once('cancelled', release);
+          call.once('finish', release);
+          if (call.request.service !== OVERALL) {
+            call.write({ status: 'SERVICE_UNKNOWN' });
+            return;
+          }
+          watch(call);
+        },
+      });
+    },
+  };
 }
 
 function credentials(server: ServerConfig): grpc.ServerCredentials {

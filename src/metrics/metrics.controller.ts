@@ -1,13 +1,16 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { Public } from '../auth/auth.decorators';
+import { PublicUnless } from '../auth/auth.decorators';
 import { MetricsRegistry } from './metrics.registry';
 
 /** The content type Flipt's `/metrics` answers with (Prometheus text format 0.0.4); its integration test checks it. */
 const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
-/** Never authenticated, as Flipt mounts `/metrics` outside its authentication group. */
-@Public()
+/**
+ * Open by default, as Flipt mounts `/metrics` outside its authentication group. Its labels name namespaces, flags
+ * and variants, so `metrics.require_authentication` (with `authentication.required`) asks for a credential here too.
+ */
+@PublicUnless((config) => config.metrics.requireAuthentication)
 @ApiTags('metrics')
 @Controller('metrics')
 export class MetricsController {

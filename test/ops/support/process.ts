@@ -116,6 +116,15 @@ export class FlagpoleProcess {
     throw new Error(`Flagpole did not start:\n${this.raw.join('\n')}`);
   }
 
+  /** The server's process id (its memory is read from /proc/<pid>/status). */
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
   get url(): string {
     return `http://127.0.0.1:${this.httpPort}`;
   }

@@ -1,0 +1,182 @@
+/**
+ * The attacks of issue 15 items 1, 4, 5 and 8, run together for a bounded time against the built server (a child
+ * process, as operators run it, authentication required) while a paced evaluation load with a static token runs beside
+ * them. The server must stay alive, keep /health answering, keep its RSS under a stated bound and keep the paced
+ * evaluations' p99 under a stated bound. The numbers are printed so that docs/security.md can quote them.
+ *
+ * Runs on SQLite only: what it measures is the server's own memory and event loop, not the database.
+ */
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TEST_DIALECT } from '../support/databases';
+import { buildOnce, FlagpoleProcess, ROOT } from '../ops/support/process';
+import { healthClient, Watcher } from '../ops/support/grpc-health-client';
+interface PacedResult {
+  p50: number;
+  p99: number;
+  max: number;
+  errors: number;
+}
+type Paced = (url: string, body: (i: number) => unknown, o: { rate: number; seconds: number; connections: number; headers: Record<string, string> }) => Promise<PacedResult>;
+// The bench's open-loop load generator (plain CommonJS): latency counted from each request's due time.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { paced } = require('../../bench/paced.js') as { paced: Paced };
+
+const onSqlite = TEST_DIALECT === 'sqlite' ? describe : describe.skip;
+jest.setTimeout(180_000);
+
+const TOKEN = 'resource-test-bootstrap-token';
+const AUTH = { authorization: `Bearer ${TOKEN}` };
+const ATTACK_MS = 15_000;
+/** Bounds asserted (measured values are printed; see docs/security.md for the numbers of a run). */
+const RSS_BOUND_MB = 450;
+const P99_BOUND_MS = 1000;
+const WATCH_STREAMS = 1200; // above the cap configured below (1000)
+
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : 0;
+}
+
+const randomKey = (n: number) => Array.from({ length: n }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('');
+
+async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<number> {
+  try {
+    const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    await r.arrayBuffer();
+    return r.status;
+  } catch {
+    return -1;
+  }
+}
+
+/** Item 1: batches of unknown flags with the longest keys allowed, and some with keys far over it. */
+async function labelFlood(url: string, until: number, statuses: number[]): Promise<void> {
+  while (Date.now() < until) {
+    const requests = Array.from({ length: 200 }, () => ({ namespaceKey: 'default', flagKey: randomKey(255), entityId: 'e', context: {} }));
+    statuses.push(await post(`${url}/evaluate/v1/batch`, { requests }));
+    const huge = Array.from({ length: 20 }, () => ({ namespaceKey: randomKey(100_000), flagKey: randomKey(100_000), entityId: 'e' }));
+    statuses.push(await post(`${url}/evaluate/v1/batch`, { requests: huge }));
+  }
+}
+
+/** Item 4: batches over as many distinct unknown namespaces as allowed, and batches far over the caps. */
+async function namespaceFlood(url: string, until: number, statuses: number[]): Promise<void> {
+  while (Date.now() < until) {
+    const ten = Array.from({ length: 10 }, () => `unknown-${randomKey(12)}`);
+    statuses.push(await post(`${url}/evaluate/v1/batch`, { requests: Array.from({ length: 1000 }, (_, i) => ({ namespaceKey: ten[i % 10], flagKey: 'f', entityId: 'e' })) }));
+    statuses.push(await post(`${url}/evaluate/v1/batch`, { requests: Array.from({ length: 1000 }, (_, i) => ({ namespaceKey: `n${i}-${randomKey(8)}`, flagKey: 'f', entityId: 'e' })) }));
+    statuses.push(await post(`${url}/evaluate/v1/batch`, { requests: Array.from({ length: 62_000 }, (_, i) => ({ namespaceKey: `n${i}`, flagKey: 'f', entityId: 'e' })) }));
+  }
+}
+
+/** Item 5: connections that announce a 4 MiB body and trickle it, with and without a credential. */
+function trickle(port: number, path: string, headers: string, sockets: Socket[]): void {
+  const s = connect(port, '127.0.0.1');
+  s.on('error', () => undefined);
+  s.on('connect', () => {
+    s.write(`POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${4 * 1024 * 1024}\r\n${headers}\r\n`);
+    const timer = setInterval(() => (s.destroyed ? clearInterval(timer) : s.write('[' + ' '.repeat(1023))), 100);
+    s.on('close', () => clearInterval(timer));
+  });
+  sockets.push(s);
+}
+
+onSqlite('resource bounds under attack (built server, authentication required)', () => {
+  let dir: string;
+  let fp: FlagpoleProcess;
+
+  beforeAll(async () => {
+    await buildOnce();
+    dir = mkdtempSync(join(tmpdir(), 'flagpole-resource-'));
+    fp = new FlagpoleProcess(ROOT, {
+      FLAGPOLE_DATA_DIR: dir,
+      FLAGPOLE_LOG_LEVEL: 'WARN',
+      FLAGPOLE_AUTHENTICATION_REQUIRED: 'true',
+      FLAGPOLE_AUTHENTICATION_EXCLUDE_EVALUATION: 'true',
+      FLAGPOLE_AUTHENTICATION_METHODS_TOKEN_ENABLED: 'true',
+      FLAGPOLE_AUTHENTICATION_METHODS_TOKEN_BOOTSTRAP_TOKEN: TOKEN,
+      FLAGPOLE_LIMITS_REQUEST_TIMEOUT: '5s',
+      FLAGPOLE_LIMITS_MAX_GRPC_WATCH_STREAMS: '1000',
+    });
+    await fp.ready();
+    for (const [path, body] of [
+      ['/api/v1/namespaces/default/flags', { key: 'on', name: 'On', type: 'BOOLEAN_FLAG_TYPE', enabled: true }],
+    ] as const) {
+      expect(await post(fp.url + path, body, AUTH)).toBe(200);
+    }
+  });
+
+  afterAll(() => {
+    fp?.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stays alive and healthy, within its memory and latency bounds', async () => {
+    const baseline = rssMb(fp.pid);
+    let peak = baseline;
+    let healthWorst = 0;
+    let healthFailures = 0;
+    const until = Date.now() + ATTACK_MS;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(fp.pid))), 200);
+    const healthLoop = (async () => {
+      while (Date.now() < until) {
+        const t = performance.now();
+        const ok = await fetch(`${fp.url}/health`, { signal: AbortSignal.timeout(5000) }).then((r) => r.status === 200, () => false);
+        healthWorst = Math.max(healthWorst, performance.now() - t);
+        if (!ok) healthFailures++;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    })();
+
+    const sockets: Socket[] = [];
+    for (let i = 0; i < 150; i++) trickle(fp.httpPort, i % 2 ? '/api/v1/namespaces' : '/evaluate/v1/boolean', '', sockets);
+    const grpc = healthClient(fp.grpcPort);
+    const watchers = Array.from({ length: WATCH_STREAMS }, () => new Watcher(grpc));
+    const statuses: number[] = [];
+    const attacks = [labelFlood(fp.url, until, statuses), namespaceFlood(fp.url, until, statuses)];
+
+    const steady = await paced(
+      `${fp.url}/evaluate/v1/boolean`,
+      (i: number) => ({ namespaceKey: 'default', flagKey: 'on', entityId: `user-${i}`, context: {} }),
+      { rate: 200, seconds: ATTACK_MS / 1000, connections: 20, headers: AUTH },
+    );
+    await Promise.all(attacks);
+    await healthLoop;
+    clearInterval(sampler);
+
+    const exhausted = watchers.filter((w) => w.ended === 8).length;
+    const openTrickles = sockets.filter((s) => !s.destroyed).length;
+    const metrics = await fetch(`${fp.url}/metrics`).then((r) => r.text());
+    watchers.forEach((w) => w.cancel());
+    grpc.close();
+    sockets.forEach((s) => s.destroy());
+
+    const report = {
+      rssBaselineMb: Math.round(baseline),
+      rssPeakMb: Math.round(peak),
+      pacedP50Ms: +steady.p50.toFixed(1),
+      pacedP99Ms: +steady.p99.toFixed(1),
+      pacedErrors: steady.errors,
+      healthWorstMs: Math.round(healthWorst),
+      attackStatuses: Object.fromEntries([...new Set(statuses)].map((s) => [s, statuses.filter((x) => x === s).length])),
+      watchStreamsRefused: exhausted,
+      trickleConnectionsStillOpen: openTrickles,
+      metricsBytes: metrics.length,
+    };
+    console.log(`resource test: ${JSON.stringify(report)}`);
+
+    expect(fp.running).toBe(true);
+    expect(healthFailures).toBe(0);
+    expect(peak).toBeLessThan(RSS_BOUND_MB);
+    expect(steady.errors).toBe(0);
+    expect(steady.p99).toBeLessThan(P99_BOUND_MS);
+    expect(statuses.filter((s) => s >= 500 || s < 0)).toEqual([]);
+    expect(exhausted).toBeGreaterThanOrEqual(WATCH_STREAMS - 1000);
+    // The request timeout (5 s here) closed every trickling connection within the 15 s of the attack.
+    expect(openTrickles).toBe(0);
+    expect(metrics.length).toBeLessThan(5 * 1024 * 1024);
+  });
+});
