@@ -2,12 +2,12 @@
  * Every route Nest declares, with the controller class and method that serve it, in the form Fastify registers it
  * (`GET /api/v1/namespaces/:key`). Fastify's own hooks see only the URL pattern and Nest's wrapped handler, so a
  * decision that depends on a route's metadata (does the one guard enforce anything here?) is looked up by
- * `method + url` from this list. The paths are built by Nest's own RoutePathFactory, as its router builds them.
+ * `method + url` from this list. Paths are joined as Nest's router joins them when there is no global prefix and no
+ * versioning (Flagpole sets neither): one leading slash, no trailing one.
  */
 import { RequestMethod, type INestApplication } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { ApplicationConfig, MetadataScanner, ModulesContainer } from '@nestjs/core';
-import { RoutePathFactory } from '@nestjs/core/router/route-path-factory';
+import { MetadataScanner, ModulesContainer } from '@nestjs/core';
 
 export interface NestRoute {
   method: string;
@@ -17,8 +17,6 @@ export interface NestRoute {
 }
 
 export function nestRoutes(app: INestApplication): NestRoute[] {
-  // Flagpole sets no global prefix and no versioning: the default configuration builds the same paths.
-  const paths = new RoutePathFactory(new ApplicationConfig());
   const scanner = new MetadataScanner();
   const routes: NestRoute[] = [];
   for (const module of app.get(ModulesContainer).values()) {
@@ -33,9 +31,7 @@ export function nestRoutes(app: INestApplication): NestRoute[] {
         const requestMethod = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod;
         for (const ctrl of asArray(ctrlPath ?? '')) {
           for (const path of asArray(methodPath)) {
-            for (const url of paths.create({ ctrlPath: ctrl, methodPath: path }, requestMethod)) {
-              routes.push({ method: RequestMethod[requestMethod], url, handler, controller });
-            }
+            routes.push({ method: RequestMethod[requestMethod], url: joinPath(ctrl, path), handler, controller });
           }
         }
       }
@@ -46,4 +42,8 @@ export function nestRoutes(app: INestApplication): NestRoute[] {
 
 function asArray(value: string | string[]): string[] {
   return Array.isArray(value) ? value : [value];
+}
+
+function joinPath(...parts: string[]): string {
+  return `/${parts.map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/')}`;
 }

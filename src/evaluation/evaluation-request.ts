@@ -5,6 +5,7 @@
  * lookups, caches and error messages.
  */
 import { InvalidError } from '../common/errors';
+import { requireStorableText } from '../common/storable-text';
 import { maxLength } from '../common/validation';
 
 export interface ParsedEvaluation {
@@ -36,9 +37,14 @@ export function stringField(o: Record<string, unknown>, camel: string, snake = c
   return v;
 }
 
-/** A namespace or flag key: a string no longer than the stored keys (MAX_KEY_LENGTH), else 400 naming the field. */
+/**
+ * A namespace or flag key: a string no longer than the stored keys (MAX_KEY_LENGTH) and storable by every database
+ * (no NUL: PostgreSQL refuses it in a query), else 400 naming the field, the same on every dialect.
+ */
 export function keyField(o: Record<string, unknown>, camel: string, snake = camel): string {
-  return maxLength(camel, stringField(o, camel, snake));
+  const key = maxLength(camel, stringField(o, camel, snake));
+  requireStorableText(camel, key);
+  return key;
 }
 
 export function boolField(o: Record<string, unknown>, camel: string, snake = camel): boolean {

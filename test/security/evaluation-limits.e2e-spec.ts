@@ -73,6 +73,14 @@ describe('evaluation input limits', () => {
     expect((await api.post('/evaluate/v1/boolean', { flagKey: long(255), entityId: 'e' })).status).toBe(404);
     expect((await api.post('/evaluate/v1/boolean', { flagKey: 'on', entityId: 'e' })).status).toBe(200);
   });
+
+  it('refuses keys no database can store (NUL) with the same 400 on every dialect', async () => {
+    for (const path of ['/evaluate/v1/variant', '/evaluate/v1/boolean', '/api/v1/evaluate']) {
+      expectInvalid(await api.post(path, '{"flagKey":"o\\u0000n","entityId":"e"}'), 'flagKey', 'NUL');
+      expectInvalid(await api.post(path, '{"namespaceKey":"d\\u0000","flagKey":"on","entityId":"e"}'), 'namespaceKey', 'NUL');
+    }
+    expectInvalid(await api.post('/evaluate/v1/batch', '{"requests":[{"namespaceKey":"\\u0000","flagKey":"on","entityId":"e"}]}'), 'namespaceKey', 'NUL');
+  });
 });
 
 describe('evaluation metrics stay bounded', () => {

@@ -7,6 +7,8 @@
  * Runs on SQLite only: what it measures is the server's own memory and event loop, not the database.
  */
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { execFile } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,11 +21,21 @@ interface PacedResult {
   max: number;
   errors: number;
 }
-type Paced = (url: string, body: (i: number) => unknown, o: { rate: number; seconds: number; connections: number; headers: Record<string, string> }) => Promise<PacedResult>;
-// The bench's open-loop load generator (plain CommonJS): latency counted from each request's due time.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { paced } = require('../../bench/paced.js') as { paced: Paced };
 
+/**
+ * The bench's open-loop load (bench/paced.js: latency counted from each request's due time), in a process of its
+ * own so that the attackers in this one cannot delay it and be charged to the server.
+ */
+function pacedInChild(url: string, rate: number, seconds: number, headers: Record<string, string>): Promise<PacedResult> {
+  const script = `
+    const { paced } = require(${JSON.stringify(join(ROOT, 'bench', 'paced.js'))});
+    paced(${JSON.stringify(url)}, (i) => ({ namespaceKey: 'default', flagKey: 'on', entityId: 'user-' + i, context: {} }),
+      { rate: ${rate}, seconds: ${seconds}, connections: 20, headers: ${JSON.stringify(headers)} })
+      .then((r) => process.stdout.write(JSON.stringify(r)));`;
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, ['-e', script], { timeout: (seconds + 60) * 1000 }, (err, stdout) => (err ? reject(err) : resolve(JSON.parse(stdout)))),
+  );
+}
 const onSqlite = TEST_DIALECT === 'sqlite' ? describe : describe.skip;
 jest.setTimeout(180_000);
 
@@ -40,11 +52,11 @@ function rssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : 0;
 }
 
-const randomKey = (n: number) => Array.from({ length: n }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('');
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<number> {
   try {
-    const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const payload = typeof body === 'string' ? body : JSON.stringify(body);
+    const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload });
     await r.arrayBuffer();
     return r.status;
   } catch {
@@ -52,24 +64,28 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
   }
 }
 
-/** Item 1: batches of unknown flags with the longest keys allowed, and some with keys far over it. */
-async function labelFlood(url: string, until: number, statuses: number[]): Promise<void> {
-  while (Date.now() < until) {
-    const requests = Array.from({ length: 200 }, () => ({ namespaceKey: 'default', flagKey: randomKey(255), entityId: 'e', context: {} }));
-    statuses.push(await post(`${url}/evaluate/v1/batch`, { requests }));
-    const huge = Array.from({ length: 20 }, () => ({ namespaceKey: randomKey(100_000), flagKey: randomKey(100_000), entityId: 'e' }));
-    statuses.push(await post(`${url}/evaluate/v1/batch`, { requests: huge }));
+const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+
+/**
+ * The attack bodies, built before the clock starts so that building them does not stall this process (which also
+ * runs the health probe): item 1 (unknown flags with the longest keys allowed, and keys far over it), item 4 (as many
+ * distinct unknown namespaces as allowed, and batches far over both caps).
+ */
+function attackBodies(): string[] {
+  const bodies: string[] = [];
+  for (let b = 0; b < 20; b++) {
+    bodies.push(JSON.stringify({ requests: Array.from({ length: 200 }, () => ({ namespaceKey: 'default', flagKey: hex(127), entityId: 'e' })) }));
+    const ten = Array.from({ length: 10 }, () => `unknown-${hex(6)}`);
+    bodies.push(JSON.stringify({ requests: Array.from({ length: 1000 }, (_, i) => ({ namespaceKey: ten[i % 10], flagKey: 'f', entityId: 'e' })) }));
+    bodies.push(JSON.stringify({ requests: Array.from({ length: 1000 }, (_, i) => ({ namespaceKey: `n${i}-${hex(4)}`, flagKey: 'f', entityId: 'e' })) }));
   }
+  bodies.push(JSON.stringify({ requests: Array.from({ length: 20 }, () => ({ namespaceKey: hex(50_000), flagKey: hex(50_000), entityId: 'e' })) }));
+  bodies.push(JSON.stringify({ requests: Array.from({ length: 62_000 }, (_, i) => ({ namespaceKey: `n${i}`, flagKey: 'f', entityId: 'e' })) }));
+  return bodies;
 }
 
-/** Item 4: batches over as many distinct unknown namespaces as allowed, and batches far over the caps. */
-async function namespaceFlood(url: string, until: number, statuses: number[]): Promise<void> {
-  while (Date.now() < until) {
-    const ten = Array.from({ length: 10 }, () => `unknown-${randomKey(12)}`);
-    statuses.push(await post(`${url}/evaluate/v1/batch`, { requests: Array.from({ length: 1000 }, (_, i) => ({ namespaceKey: ten[i % 10], flagKey: 'f', entityId: 'e' })) }));
-    statuses.push(await post(`${url}/evaluate/v1/batch`, { requests: Array.from({ length: 1000 }, (_, i) => ({ namespaceKey: `n${i}-${randomKey(8)}`, flagKey: 'f', entityId: 'e' })) }));
-    statuses.push(await post(`${url}/evaluate/v1/batch`, { requests: Array.from({ length: 62_000 }, (_, i) => ({ namespaceKey: `n${i}`, flagKey: 'f', entityId: 'e' })) }));
-  }
+async function flood(url: string, bodies: string[], until: number, statuses: number[]): Promise<void> {
+  for (let i = 0; Date.now() < until; i++) statuses.push(await post(`${url}/evaluate/v1/batch`, bodies[i % bodies.length]));
 }
 
 /** Item 5: connections that announce a 4 MiB body and trickle it, with and without a credential. */
@@ -93,7 +109,6 @@ onSqlite('resource bounds under attack (built server, authentication required)',
     dir = mkdtempSync(join(tmpdir(), 'flagpole-resource-'));
     fp = new FlagpoleProcess(ROOT, {
       FLAGPOLE_DATA_DIR: dir,
-      FLAGPOLE_LOG_LEVEL: 'WARN',
       FLAGPOLE_AUTHENTICATION_REQUIRED: 'true',
       FLAGPOLE_AUTHENTICATION_EXCLUDE_EVALUATION: 'true',
       FLAGPOLE_AUTHENTICATION_METHODS_TOKEN_ENABLED: 'true',
@@ -115,6 +130,7 @@ onSqlite('resource bounds under attack (built server, authentication required)',
   });
 
   it('stays alive and healthy, within its memory and latency bounds', async () => {
+    const bodies = attackBodies();
     const baseline = rssMb(fp.pid);
     let peak = baseline;
     let healthWorst = 0;
@@ -136,13 +152,8 @@ onSqlite('resource bounds under attack (built server, authentication required)',
     const grpc = healthClient(fp.grpcPort);
     const watchers = Array.from({ length: WATCH_STREAMS }, () => new Watcher(grpc));
     const statuses: number[] = [];
-    const attacks = [labelFlood(fp.url, until, statuses), namespaceFlood(fp.url, until, statuses)];
-
-    const steady = await paced(
-      `${fp.url}/evaluate/v1/boolean`,
-      (i: number) => ({ namespaceKey: 'default', flagKey: 'on', entityId: `user-${i}`, context: {} }),
-      { rate: 200, seconds: ATTACK_MS / 1000, connections: 20, headers: AUTH },
-    );
+    const attacks = [flood(fp.url, bodies, until, statuses), flood(fp.url, bodies.slice().reverse(), until, statuses)];
+    const steady = await pacedInChild(`${fp.url}/evaluate/v1/boolean`, 200, ATTACK_MS / 1000, AUTH);
     await Promise.all(attacks);
     await healthLoop;
     clearInterval(sampler);
