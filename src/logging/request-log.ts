@@ -20,7 +20,9 @@ export function requestLogLine(req: FastifyRequest, reply: FastifyReply): { leve
   const path = query === -1 ? req.url : req.url.slice(0, query);
   const durationMs = Math.round(reply.elapsedTime * 100) / 100;
   // As Flipt's gRPC logging: Internal and other server errors are errors, Unavailable a warning, the rest info.
-  const level = status === 503 ? 'warn' : status >= 500 ? 'error' : 'info';
+  // 501 is the client's wrong method (Flipt's gateway answer, `Method Not Allowed`): scanners send it all day, so it
+  // is client noise at info, not an error of the server's.
+  const level = status === 503 ? 'warn' : status === 501 ? 'info' : status >= 500 ? 'error' : 'info';
   return {
     level,
     fields: { context: 'HTTP', method: req.method, route: route ?? null, path, status, durationMs },
@@ -44,7 +46,7 @@ export class RequestLogger implements OnModuleInit {
     // The level is fixed at start-up: asked once, not on every response.
     const infoEnabled = this.log.isLevelEnabled('info');
     fastify.addHook('onResponse', (req, reply, done) => {
-      if (infoEnabled || reply.statusCode >= 500) {
+      if (infoEnabled || (reply.statusCode >= 500 && reply.statusCode !== 501)) {
         const line = requestLogLine(req, reply);
         if (line) this.log[line.level](line.fields, line.message);
       }

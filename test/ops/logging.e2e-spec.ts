@@ -53,4 +53,13 @@ describe('request logs', () => {
     expect(all.toLowerCase()).not.toContain('authorization');
     expect(all.toLowerCase()).not.toContain('cookie');
   });
+
+  it('logs a wrong method (501 Method Not Allowed, client noise) at INFO, not as a server error', async () => {
+    const r = await client(fp.url).patch('/api/v1/namespaces');
+    expect(r.status).toBe(501);
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.filter((l) => l.context === 'HTTP' && l.status === 501)).toEqual([
+      expect.objectContaining({ L: 'INFO', method: 'PATCH', path: '/api/v1/namespaces' }),
+    ]);
+  });
 });
