@@ -5,10 +5,19 @@
  */
 import { ValidationError } from './errors';
 
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
+/** A loop over char codes, not a regular expression: evaluation keys are checked on the hot path. */
 export function isStorableText(value: string): boolean {
-  return !UNSTORABLE.test(value);
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0) return false;
+    if (c < 0xd800 || c > 0xdfff) continue;
+    // A high surrogate must be followed by a low one (and is skipped with it); a low one alone is unpaired.
+    if (c > 0xdbff) return false;
+    const next = value.charCodeAt(i + 1);
+    if (!(next >= 0xdc00 && next <= 0xdfff)) return false;
+    i++;
+  }
+  return true;
 }
 
 export function requireStorableText(field: string, value: string): void {
