@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { ConnectionException, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
+import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
 import { NotFoundError, ValidationError } from '../common/errors';
 import { now } from '../storage/columns';
 import { Changes } from '../storage/changes';
@@ -17,6 +17,7 @@ import { Authentication } from './authentication.entity';
 import type { AuthenticationRecord } from './authentication.record';
 import { generateClientToken, hashClientToken } from './client-token';
 import { OperationLock } from './operation-lock.entity';
+import { isDatabaseUnreachable } from '../storage/unreachable';
 
 export const FRESH_MS = 5_000;
 export const OUTAGE_MS = 5 * 60_000;
@@ -115,7 +116,7 @@ export class AuthenticationStore {
     try {
       row = await this.db.read((em) => em.findOne(Authentication, { hashedClientToken: hash }));
     } catch (e) {
-      if (remembered && age < OUTAGE_MS && isUnreachable(e)) return remembered.record;
+      if (remembered && age < OUTAGE_MS && isDatabaseUnreachable(e)) return remembered.record;
       throw e;
     }
     if (!row) {
@@ -140,7 +141,9 @@ export class AuthenticationStore {
   async list(query: { method?: Method; limit?: number; pageToken?: string }): Promise<AuthenticationPage> {
     if (query.limit !== undefined && query.limit < 0) throw new ValidationError('limit', 'must be greater than or equal to 0');
     const limit = !query.limit ? DEFAULT_PAGE : Math.min(query.limit, MAX_PAGE);
-    const offset = /^\d+$/.test(query.pageToken ?? '') ? Number(query.pageToken) : 0;
+    // An offset past what a number holds exactly (1e20 reaches the driver as a float) reads as 0 too.
+    const token = Number(query.pageToken);
+    const offset = /^\d+$/.test(query.pageToken ?? '') && Number.isSafeInteger(token) ? token : 0;
     const where = query.method ? { method: query.method } : {};
     const rows = await this.db.read((em) =>
       em.find(Authentication, where, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: limit + 1, offset }),
@@ -216,8 +219,4 @@ function toRecord(row: Authentication): AuthenticationRecord {
   };
 }
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'PROTOCOL_CONNECTION_LOST', 'ECONNRESET']);
 
-function isUnreachable(e: unknown): boolean {
-  return e instanceof ConnectionException || UNREACHABLE.has(String((e as { code?: unknown })?.code));
-}

@@ -6,6 +6,7 @@
  */
 import type { AuthMethod } from './auth-method';
 import type { AuthenticationRecord } from './authentication.record';
+import { FRESH_MS } from './authentication.store';
 import type { CredentialRequest } from './credentials';
 
 const AUTHENTICATOR = Symbol('flagpole.authenticator');
@@ -23,7 +24,7 @@ export interface RequestAuthenticator {
 
 type Carrier = CredentialRequest & {
   [AUTHENTICATOR]?: RequestAuthenticator;
-  [EARLY]?: Promise<AuthenticationRecord>;
+  [EARLY]?: { pending: Promise<AuthenticationRecord>; at: number };
 };
 
 export function attachAuthenticator(request: CredentialRequest, authenticator: RequestAuthenticator): void {
@@ -41,13 +42,17 @@ export function authenticatorOf(request: CredentialRequest): RequestAuthenticato
  * request is looked up once however many times it is checked.
  */
 export function keepEarlyAuthentication(request: CredentialRequest, pending: Promise<AuthenticationRecord>): void {
-  (request as Carrier)[EARLY] = pending;
+  (request as Carrier)[EARLY] = { pending, at: Date.now() };
 }
 
-/** The early lookup of the request, once; undefined when there was none. */
+/**
+ * The early lookup of the request, once; undefined when there was none, or when it is older than a remembered
+ * verification may be (FRESH_MS): a body trickled in for longer must not carry a credential revoked meanwhile.
+ */
 export function takeEarlyAuthentication(request: CredentialRequest): Promise<AuthenticationRecord> | undefined {
   const carrier = request as Carrier;
-  const pending = carrier[EARLY];
-  if (pending) carrier[EARLY] = undefined;
-  return pending;
+  const early = carrier[EARLY];
+  if (!early) return undefined;
+  carrier[EARLY] = undefined;
+  return Date.now() - early.at < FRESH_MS ? early.pending : undefined;
 }

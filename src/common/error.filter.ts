@@ -4,7 +4,6 @@
  */
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import {
-  ConnectionException,
   DriverException,
   ForeignKeyConstraintViolationException,
   NotNullConstraintViolationException,
@@ -14,6 +13,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from './errors';
 import { GrpcCode, grpcCodeOfHttpStatus, httpStatusOf } from './grpc-status';
 import { RouteRegistry } from './route-registry';
+import { isDatabaseUnreachable } from '../storage/unreachable';
 
 export interface ErrorBody {
   code: number;
@@ -64,7 +64,7 @@ export class ErrorFilter implements ExceptionFilter {
     if (e instanceof NotNullConstraintViolationException) {
       return { code: GrpcCode.InvalidArgument, message: 'a required field is missing' };
     }
-    if (e instanceof ConnectionException || isConnectionRefused(e)) {
+    if (isDatabaseUnreachable(e)) {
       this.logger.warn(`database unavailable: ${(e as Error).message}`);
       return { code: GrpcCode.Unavailable, message: 'database is unavailable; try again later' };
     }
@@ -121,11 +121,4 @@ export function headerValue(message: string): string {
 /** Nest's router fallback throws NotFoundException("Cannot GET /x"). */
 function isRouteMiss(e: HttpException): boolean {
   return /^Cannot [A-Z]+ /.test(e.message);
-}
-
-function isConnectionRefused(e: unknown): boolean {
-  const code = (e as { code?: unknown })?.code;
-  // knex: no connection could be had within the pool's acquire timeout (a database that does not answer).
-  if ((e as { name?: unknown })?.name === 'KnexTimeoutError') return true;
-  return code === 'ECONNREFUSED' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || code === 'PROTOCOL_CONNECTION_LOST';
 }

@@ -11,6 +11,11 @@ export function requireField(field: string, value: string | undefined | null): s
   return value;
 }
 
+/** Whether `value` could be a stored key (Flipt's key pattern): anything else names nothing. */
+export function isValidKey(value: string): boolean {
+  return KEY_PATTERN.test(value);
+}
+
 export function requireKey(field: string, value: string | undefined): string {
   const key = requireField(field, value);
   if (!KEY_PATTERN.test(key)) throw new ValidationError(field, 'contains invalid characters');

@@ -6,6 +6,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { EntityManager as SqlEntityManager } from '@mikro-orm/knex';
 import { formatTimestamp } from '../common/timestamps';
+import { isValidKey } from '../common/validation';
 import { toDate } from '../storage/columns';
 import type { NamespaceSource, SourceFlag, SourceRollout, SourceRule, SourceSegment } from '../core';
 
@@ -29,6 +30,9 @@ export async function loadNamespaceVersion(em: EntityManager, namespaceKey: stri
 
 /** Null when the namespace does not exist. */
 export async function loadNamespaceSource(em: EntityManager, namespaceKey: string): Promise<NamespaceSource | null> {
+  // A key no namespace can have needs no query; and MySQL's PAD SPACE collation would match `"default   "` to
+  // `default`, giving every such spelling a snapshot of its own.
+  if (!isValidKey(namespaceKey)) return null;
   const version = await loadNamespaceVersion(em, namespaceKey);
   if (version === null) return null;
   const knex = (em as SqlEntityManager).getKnex();

@@ -81,6 +81,13 @@ describe('evaluation input limits', () => {
     }
     expectInvalid(await api.post('/evaluate/v1/batch', '{"requests":[{"namespaceKey":"\\u0000","flagKey":"on","entityId":"e"}]}'), 'namespaceKey', 'NUL');
   });
+
+  it('a namespace key no namespace can have is not found without a query, on every dialect (MySQL pads spaces)', async () => {
+    for (const namespaceKey of ['default   ', 'default\t', 'de fault']) {
+      expect(await api.post('/evaluate/v1/boolean', { namespaceKey, flagKey: 'on', entityId: 'e' })).toMatchObject({ status: 404 });
+    }
+    expect(await api.post('/evaluate/v1/boolean', { namespaceKey: 'default', flagKey: 'on', entityId: 'e' })).toMatchObject({ status: 200 });
+  });
 });
 
 describe('evaluation metrics stay bounded', () => {

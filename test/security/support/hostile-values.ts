@@ -91,7 +91,7 @@ const pageTokens = fc.oneof(hostileNumberText.map((n) => b64(`{"key":"k","offset
   'Hello World', '====', '', b64('{"offset":1e20}'), b64('{"offset":-1}'), b64('{"offset":"1"}'), b64('{"offset":1.5}'),
   b64('{"offset":9007199254740993}'), b64('{"offset":9007199254740991}'), b64('{"offset":2147483648}'),
   b64('{"key":"\\u0000","offset":1}'), b64('[1]'), b64('null'), b64(nested(3000, 'array')), b64('{"offset":1e400}'),
-  b64('{"__proto__":{"offset":5}}'), b64('\u0000'), '1e20', '99999999999999999999999', '-5', '0x10',
+  b64('{"__proto__":{"offset":5}}'), b64('\u0000'), '1e20', '99999999999999999999999', '100000000000000000000', '123456789012345678901', '-5', '0x10',
 ));
 
 /** A query value, already percent-encoded. */
