@@ -44,7 +44,7 @@ const AUTH = { authorization: `Bearer ${TOKEN}` };
 const ATTACK_MS = 15_000;
 /** Bounds asserted (measured values are printed; see docs/security.md for the numbers of a run). */
 const RSS_BOUND_MB = 450;
-const P99_BOUND_MS = 1000;
+const P99_BOUND_MS = 2000;
 const WATCH_STREAMS = 1200; // above the cap configured below (1000)
 
 function rssMb(pid: number): number {
