@@ -1,7 +1,13 @@
 /**
  * Stored authentications (table `authentications`): creation with a fresh client token, lookup by client token,
- * listing, expiry and deletion. Lookups keep recently verified tokens in memory for a short while (decisions.md
- * item 3): a hit is served without a query for FRESH_MS, and while the database is unreachable for OUTAGE_MS.
+ * listing, expiry and deletion. Lookups keep verified tokens in memory (decisions.md item 3), so that a request
+ * normally costs no query, no hashing and never waits on one (in memory only, by the token's text, as the requests
+ * carrying it hold it; the database holds only its SHA-256):
+ *   - younger than REFRESH_MS: served as remembered;
+ *   - from REFRESH_MS to FRESH_MS: served as remembered while one query (per token, however many requests ask)
+ *     verifies it again in the background;
+ *   - older than FRESH_MS: the request waits for that query, for at most SLOW_MS; a database that has not answered
+ *     by then counts as unreachable, and while it is (up to OUTAGE_MS) the remembered record is served.
  * Deleting or expiring an authentication is published on Changes: this instance forgets it at once, and so do the
  * others when a shared bus (Redis) forwards it; without one, they notice within FRESH_MS.
  */
@@ -20,6 +26,8 @@ import { OperationLock } from './operation-lock.entity';
 import { isDatabaseUnreachable } from '../storage/unreachable';
 
 export const FRESH_MS = 5_000;
+export const REFRESH_MS = 4_000;
+export const SLOW_MS = 500;
 export const OUTAGE_MS = 5 * 60_000;
 const MAX_REMEMBERED = 10_000;
 
@@ -49,9 +57,19 @@ interface Remembered {
   verifiedAt: number;
 }
 
+/** The one query verifying a token again, shared by every request that needs it. */
+interface Verification {
+  pending: Promise<AuthenticationRecord | null>;
+  since: number;
+}
+
 @Injectable()
 export class AuthenticationStore {
+  /** By client token. */
   private readonly recent = new Map<string, Remembered>();
+  private readonly verifying = new Map<string, Verification>();
+  /** Moves on every forget: a query that started before it must not remember what it read. */
+  private forgotten = 0;
 
   constructor(
     private readonly db: Database,
@@ -106,26 +124,45 @@ export class AuthenticationStore {
     }
   }
 
-  /** The authentication a client token belongs to (expired ones included: the caller decides), or null. */
-  async getByClientToken(clientToken: string): Promise<AuthenticationRecord | null> {
-    const hash = hashClientToken(clientToken);
-    const remembered = this.recent.get(hash);
-    const age = remembered ? Date.now() - remembered.verifiedAt : Infinity;
-    if (remembered && age < FRESH_MS) return remembered.record;
-    let row: Authentication | null;
-    try {
-      row = await this.db.read((em) => em.findOne(Authentication, { hashedClientToken: hash }));
-    } catch (e) {
-      if (remembered && age < OUTAGE_MS && isDatabaseUnreachable(e)) return remembered.record;
-      throw e;
-    }
-    if (!row) {
-      this.recent.delete(hash);
-      return null;
-    }
-    const record = toRecord(row);
-    this.remember(hash, record);
-    return record;
+  /**
+   * The authentication a client token belongs to (expired ones included: the caller decides), or null. Answered
+   * without a promise while the token's remembered verification is young enough.
+   */
+  getByClientToken(clientToken: string): AuthenticationRecord | null | Promise<AuthenticationRecord | null> {
+    const remembered = this.recent.get(clientToken);
+    const t = Date.now();
+    if (remembered === undefined) return this.verification(clientToken, t).pending;
+    const age = t - remembered.verifiedAt;
+    if (age < REFRESH_MS) return remembered.record;
+    const verification = this.verification(clientToken, t);
+    if (age < FRESH_MS) return remembered.record;
+    if (age >= OUTAGE_MS) return verification.pending;
+    const wait = verification.since + SLOW_MS - t;
+    if (wait <= 0) return remembered.record;
+    return withinOutage(verification.pending, wait, remembered.record);
+  }
+
+  private verification(clientToken: string, t: number): Verification {
+    const running = this.verifying.get(clientToken);
+    if (running) return running;
+    const generation = this.forgotten;
+    const hashedClientToken = hashClientToken(clientToken);
+    const pending = this.db.read((em) => em.findOne(Authentication, { hashedClientToken })).then((row) => {
+      if (!row) {
+        this.recent.delete(clientToken);
+        return null;
+      }
+      const record = toRecord(row);
+      if (generation === this.forgotten) this.remember(clientToken, record);
+      return record;
+    });
+    const verification = { pending, since: t };
+    this.verifying.set(clientToken, verification);
+    const done = () => {
+      if (this.verifying.get(clientToken) === verification) this.verifying.delete(clientToken);
+    };
+    pending.then(done, done);
+    return verification;
   }
 
   async get(id: string): Promise<AuthenticationRecord> {
@@ -191,21 +228,47 @@ export class AuthenticationStore {
     const deleted = await this.db.write(null, (em) =>
       em.nativeDelete(Authentication, { method, expiresAt: { $ne: null, $lt: before } }),
     );
-    for (const [hash, r] of this.recent) {
-      if (r.record.method === method && r.record.expiresAt && r.record.expiresAt < before) this.recent.delete(hash);
+    for (const [token, r] of this.recent) {
+      if (r.record.method === method && r.record.expiresAt && r.record.expiresAt < before) this.recent.delete(token);
     }
     return deleted;
   }
 
-  private remember(hash: string, record: AuthenticationRecord): void {
-    this.recent.delete(hash);
+  private remember(clientToken: string, record: AuthenticationRecord): void {
+    this.recent.delete(clientToken);
     if (this.recent.size >= MAX_REMEMBERED) this.recent.delete(this.recent.keys().next().value as string);
-    this.recent.set(hash, { record, verifiedAt: Date.now() });
+    this.recent.set(clientToken, { record, verifiedAt: Date.now() });
   }
 
   private forget(id: string): void {
-    for (const [hash, r] of this.recent) if (r.record.id === id) this.recent.delete(hash);
+    this.forgotten++;
+    for (const [token, r] of this.recent) if (r.record.id === id) this.recent.delete(token);
   }
+}
+
+/**
+ * The verification's answer if it comes within `ms`, else `remembered` (the database counts as unreachable); also
+ * `remembered` when the verification fails because the database is unreachable.
+ */
+function withinOutage(
+  pending: Promise<AuthenticationRecord | null>,
+  ms: number,
+  remembered: AuthenticationRecord,
+): Promise<AuthenticationRecord | null> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve(remembered), ms);
+    pending.then(
+      (record) => {
+        clearTimeout(timer);
+        resolve(record);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        if (isDatabaseUnreachable(e)) resolve(remembered);
+        else reject(e);
+      },
+    );
+  });
 }
 
 function toRecord(row: Authentication): AuthenticationRecord {

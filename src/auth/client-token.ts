@@ -15,6 +15,7 @@ export function generateClientToken(): string {
   return base64UrlPadded(randomBytes(TOKEN_BYTES));
 }
 
+/** A SHA-256 digest is 32 bytes: 43 base64 characters and one `=` of padding. */
 export function hashClientToken(token: string): string {
-  return base64UrlPadded(createHash('sha256').update(token, 'utf8').digest());
+  return `${createHash('sha256').update(token, 'utf8').digest('base64url')}=`;
 }
