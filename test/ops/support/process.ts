@@ -2,26 +2,14 @@
  * Flagpole as operators run it: `node dist/main.js` in a child process, JSON logs on standard error read line by line.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..', '..');
 
-function newest(path: string): number {
-  const s = statSync(path);
-  if (!s.isDirectory()) return s.mtimeMs;
-  return Math.max(0, ...readdirSync(path).map((f) => newest(join(path, f))));
-}
-
-function isBuilt(): boolean {
-  let built = 0;
-  try {
-    built = statSync(join(ROOT, 'dist', 'main.js')).mtimeMs;
-  } catch {
-    return false;
-  }
-  return built > Math.max(newest(join(ROOT, 'src')), newest(join(ROOT, 'package.json')), newest(join(ROOT, 'scripts')));
-}
+// The same staleness rule as `npm start` (scripts/build-if-stale.js).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { isBuilt } = require('../../../scripts/build-if-stale.js') as { isBuilt: () => boolean };
 
 /**
  * `npm run build` unless dist/ is newer than every source file. Test files running in parallel workers take turns
