@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // `npm run bench`: Flagpole (built, SQLite, the seeded bench namespace) against a bare Fastify server answering the
-// same JSON, with the same autocannon settings, one after the other on this machine. Prints req/s and latency for
+// same JSON, with the same autocannon settings, one after the other on this machine. Flagpole runs in three modes,
+// three processes side by side: authentication off; `authentication.required` with a static token (the bootstrap
+// token, `Authorization: Bearer`); and required with a JWT (RS256, a key pair made for the run, `Authorization: JWT`).
+// The 50-flag batch is measured with authentication off only (its cost is the evaluations, not the request). Prints req/s and latency for
 // boolean, variant and a 50-flag batch, the Flagpole ÷ bare ratio, then both at a fixed 1,000 req/s two ways: steady
 // (one request every millisecond, bench/paced.js, the measurement the target is about) and autocannon's overallRate
 // (which sends each second's 1,000 requests as a burst at its start); then the 10,000-flag snapshot build time and
@@ -9,14 +12,16 @@
 // either way, and a fixed-rate run's p99 is at the mercy of one garbage collection: each measurement is repeated
 // BENCH_ROUNDS times (default 3), Flagpole and bare alternating, and the table shows the medians, each round's ratio,
 // and each server's CPU time per request (from /proc, on Linux).
-// BENCH_DB_URL runs Flagpole on another (empty) database instead, e.g. postgres://postgres@127.0.0.1:5432/bench_empty:
-// evaluations make no query, so the numbers should match SQLite's.
+// BENCH_DB_URL runs Flagpole (auth off) on another (empty) database instead, e.g.
+// postgres://postgres@127.0.0.1:5432/bench_empty: evaluations make no query, so the numbers should match SQLite's.
 'use strict';
 const { fork, spawn } = require('node:child_process');
-const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
+const { generateKeyPairSync } = require('node:crypto');
+const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir, cpus } = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
+const { SignJWT } = require('jose');
 const { seed, call } = require('./seed');
 const { paced } = require('./paced');
 
@@ -36,9 +41,45 @@ function waitForHealth(url, ms = 30000) {
   });
 }
 
-function startFlagpole(dir, port) {
+const BOOTSTRAP_TOKEN = 'bench-static-token-0123456789';
+
+/** The three modes: each a Flagpole process of its own, with the headers its requests carry. */
+async function authModes(dir) {
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const keyFile = join(dir, 'jwt.pem');
+  writeFileSync(keyFile, publicKey.export({ type: 'spki', format: 'pem' }));
+  const jwt = await new SignJWT({ user: { email: 'bench@example.com' } })
+    .setProtectedHeader({ alg: 'RS256' })
+    .setIssuedAt()
+    .setExpirationTime('2h')
+    .sign(privateKey);
+  const required = { FLAGPOLE_AUTHENTICATION_REQUIRED: 'true' };
+  return [
+    { name: 'auth off', env: {}, headers: {} },
+    {
+      name: 'static token',
+      env: { ...required, FLAGPOLE_AUTHENTICATION_METHODS_TOKEN_ENABLED: 'true', FLAGPOLE_AUTHENTICATION_METHODS_TOKEN_BOOTSTRAP_TOKEN: BOOTSTRAP_TOKEN },
+      headers: { authorization: `Bearer ${BOOTSTRAP_TOKEN}` },
+    },
+    {
+      name: 'JWT',
+      env: { ...required, FLAGPOLE_AUTHENTICATION_METHODS_JWT_ENABLED: 'true', FLAGPOLE_AUTHENTICATION_METHODS_JWT_PUBLIC_KEY_FILE: keyFile },
+      headers: { authorization: `JWT ${jwt}` },
+    },
+  ];
+}
+
+function startFlagpole(dir, port, env) {
   const child = spawn(process.execPath, [join(ROOT, 'dist/main.js')], {
-    env: { ...process.env, FLAGPOLE_DB_URL: process.env.BENCH_DB_URL || `file:${join(dir, 'bench.db')}`, FLAGPOLE_SERVER_HTTP_PORT: String(port), FLAGPOLE_SERVER_HOST: '127.0.0.1', FLAGPOLE_LOG_LEVEL: 'ERROR', FLAGPOLE_SERVER_GRPC_PORT: String(port + 1) },
+    env: {
+      ...process.env,
+      FLAGPOLE_DB_URL: (!env.FLAGPOLE_AUTHENTICATION_REQUIRED && process.env.BENCH_DB_URL) || `file:${join(dir, `bench-${port}.db`)}`,
+      FLAGPOLE_SERVER_HTTP_PORT: String(port),
+      FLAGPOLE_SERVER_HOST: '127.0.0.1',
+      FLAGPOLE_LOG_LEVEL: 'ERROR',
+      FLAGPOLE_SERVER_GRPC_PORT: String(port + 1),
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return child;
@@ -60,14 +101,14 @@ function cpuMicros(pid) {
 }
 
 let entity = 0;
-function run(url, path, body, extra = {}) {
+function run(url, path, body, extra = {}, headers = {}) {
   return new Promise((resolve, reject) => {
     autocannon(
       {
         url: url + path,
         method: 'POST',
         connections: CONNECTIONS,
-        headers: { 'content-type': 'application/json' },
+        headers: { ...headers, 'content-type': 'application/json' },
         // A new entity per request, so that hashing and matching really run (the same cost for both servers).
         requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(body(`user-${entity++}`)) }) }],
         ...extra,
@@ -80,7 +121,7 @@ function run(url, path, body, extra = {}) {
 /** One load run at full speed; with the server's CPU time per request when its pid is known. */
 async function load(server, path, body, extra = {}) {
   const before = cpuMicros(server.pid);
-  const result = await run(server.url, path, body, { duration: DURATION, ...extra });
+  const result = await run(server.url, path, body, { duration: DURATION, ...extra }, server.headers);
   const after = cpuMicros(server.pid);
   return {
     rps: result.requests.average,
@@ -97,18 +138,21 @@ const median = (xs) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-/** Both servers on one case: warm-up, ROUNDS alternating full-speed runs, then ROUNDS alternating fixed-rate runs. */
+/** The servers on one case: warm-up, ROUNDS alternating full-speed runs, then ROUNDS alternating fixed-rate runs. */
 async function measure(servers, path, body) {
-  const runs = { flagpole: { load: [], fixed: [], steady: [] }, bare: { load: [], fixed: [], steady: [] } };
-  for (const s of servers) await run(s.url, path, body, { duration: WARMUP });
+  const runs = Object.fromEntries(servers.map((s) => [s.name, { load: [], fixed: [], steady: [] }]));
+  for (const s of servers) await run(s.url, path, body, { duration: WARMUP }, s.headers);
   for (let r = 0; r < ROUNDS; r++) for (const s of servers) runs[s.name].load.push(await load(s, path, body));
   for (let r = 0; r < ROUNDS; r++) for (const s of servers) runs[s.name].fixed.push(await load(s, path, body, { overallRate: 1000 }));
   for (let r = 0; r < ROUNDS; r++)
     for (const s of servers)
-      runs[s.name].steady.push(await paced(s.url + path, (i) => body(`paced-${r}-${i}`), { rate: 1000, seconds: DURATION, connections: CONNECTIONS }));
+      runs[s.name].steady.push(
+        await paced(s.url + path, (i) => body(`paced-${r}-${i}`), { rate: 1000, seconds: DURATION, connections: CONNECTIONS, headers: s.headers }),
+      );
   const summary = (name) => {
     const { load: l, fixed: f, steady: st } = runs[name];
     return {
+      name,
       rps: median(l.map((x) => x.rps)),
       p50: median(l.map((x) => x.p50)),
       p99: median(l.map((x) => x.p99)),
@@ -121,16 +165,17 @@ async function measure(servers, path, body) {
       steadyP99Worst: Math.max(...st.map((x) => x.p99)),
       steadyRate: Math.min(...st.map((x) => x.achievedRate)),
       errors: [...l, ...f, ...st].reduce((a, x) => a + x.errors, 0),
+      // Each round's req/s against the bare server's in the same round.
+      ratios: l.map((x, i) => x.rps / runs.bare.load[i].rps),
     };
   };
-  const ratios = runs.flagpole.load.map((x, i) => x.rps / runs.bare.load[i].rps);
-  return { fp: summary('flagpole'), bare: summary('bare'), ratios };
+  return servers.map((s) => summary(s.name));
 }
 
 const CONTEXT = { plan: 'pro', age: '30', country: 'de' };
 const CASES = {
-  boolean: { path: '/evaluate/v1/boolean', body: (e) => ({ namespaceKey: 'bench', flagKey: 'boolean-7', entityId: e, context: CONTEXT }) },
-  variant: { path: '/evaluate/v1/variant', body: (e) => ({ namespaceKey: 'bench', flagKey: 'variant-7', entityId: e, context: CONTEXT }) },
+  boolean: { authModes: true, path: '/evaluate/v1/boolean', body: (e) => ({ namespaceKey: 'bench', flagKey: 'boolean-7', entityId: e, context: CONTEXT }) },
+  variant: { authModes: true, path: '/evaluate/v1/variant', body: (e) => ({ namespaceKey: 'bench', flagKey: 'variant-7', entityId: e, context: CONTEXT }) },
   'batch-50': {
     path: '/evaluate/v1/batch',
     body: (e) => ({ requests: Array.from({ length: 50 }, (_, i) => ({ namespaceKey: 'bench', flagKey: i % 2 ? `boolean-${i}` : `variant-${i}`, entityId: e, context: CONTEXT })) }),
@@ -139,53 +184,64 @@ const CASES = {
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'flagpole-bench-'));
-  const fpPort = 18080;
+  const modes = await authModes(dir);
   const barePort = 18090;
-  const flagpole = startFlagpole(dir, fpPort);
-  const fp = `http://127.0.0.1:${fpPort}`;
+  const processes = modes.map((m, i) => ({ ...m, port: 18080 + 2 * i, child: startFlagpole(dir, 18080 + 2 * i, m.env) }));
   let bare = null;
   const rows = [];
   try {
-    await waitForHealth(`${fp}/health`);
     const t0 = Date.now();
-    await seed(fp);
+    for (const p of processes) {
+      const url = `http://127.0.0.1:${p.port}`;
+      await waitForHealth(`${url}/health`);
+      await seed(url, 'bench', p.headers);
+    }
     console.log(
-      `seeded 100 flags, 10 segments in ${Date.now() - t0} ms; ${cpus().length} cores, Node ${process.version}, ` +
-        `${DURATION}s runs, ${CONNECTIONS} connections, ${ROUNDS} rounds`,
+      `seeded 100 flags, 10 segments in each of ${processes.length} Flagpole processes in ${Date.now() - t0} ms; ${cpus().length} cores, ` +
+        `Node ${process.version}, ${DURATION}s runs, ${CONNECTIONS} connections, ${ROUNDS} rounds`,
     );
     const bodies = {};
-    for (const c of Object.values(CASES)) bodies[c.path] = await call(fp, 'POST', c.path, c.body('sample'));
+    const first = `http://127.0.0.1:${processes[0].port}`;
+    for (const c of Object.values(CASES)) bodies[c.path] = await call(first, 'POST', c.path, c.body('sample'));
     bare = await startBare(barePort, bodies);
-    const servers = [
-      { name: 'flagpole', url: fp, pid: flagpole.pid },
-      { name: 'bare', url: `http://127.0.0.1:${barePort}`, pid: bare.pid },
-    ];
-    for (const [name, c] of Object.entries(CASES)) rows.push({ name, ...(await measure(servers, c.path, c.body)) });
+    const flagpoles = processes.map((p) => ({ name: p.name, url: `http://127.0.0.1:${p.port}`, pid: p.child.pid, headers: p.headers }));
+    const bareServer = { name: 'bare', url: `http://127.0.0.1:${barePort}`, pid: bare.pid, headers: {} };
+    for (const [name, c] of Object.entries(CASES)) {
+      const servers = [...(c.authModes ? flagpoles : flagpoles.slice(0, 1)), bareServer];
+      rows.push({ name, results: await measure(servers, c.path, c.body) });
+    }
   } finally {
-    flagpole.kill('SIGTERM');
+    for (const p of processes) p.child.kill('SIGTERM');
     bare?.kill();
   }
   const f = (n) => n.toFixed(0).padStart(7);
   const ms = (n) => `${n.toFixed(1)}`.padStart(6);
   const us = (n) => (n === null ? '     -' : `${n.toFixed(0)}`.padStart(6));
-  console.log('\nfull speed (autocannon, 50 connections)');
-  console.log('case       flagpole req/s  p50   p99  cpu µs/req | bare req/s  p50   p99  cpu µs/req | ratio (rounds)');
+  console.log('\nfull speed (autocannon, 50 connections); ratio = req/s ÷ bare req/s (median, then each round); cpu = server CPU µs per request');
+  console.log('case       server          req/s    p50   p99  cpu µs/req  cpu ÷ bare | ratio (rounds)');
   for (const r of rows) {
-    const rounds = r.ratios.map((x) => x.toFixed(2)).join(' ');
-    console.log(
-      `${r.name.padEnd(10)} ${f(r.fp.rps)}      ${ms(r.fp.p50)}${ms(r.fp.p99)} ${us(r.fp.cpu)}     | ${f(r.bare.rps)} ${ms(r.bare.p50)}${ms(r.bare.p99)} ${us(r.bare.cpu)}     | ` +
-        `${(r.fp.rps / r.bare.rps).toFixed(2)} (${rounds})` +
-        (r.fp.errors ? `   (${r.fp.errors} errors!)` : ''),
-    );
+    const bareRow = r.results.find((x) => x.name === 'bare');
+    for (const x of r.results) {
+      const rounds = x.ratios.map((v) => v.toFixed(2)).join(' ');
+      const cpuRatio = x.cpu !== null && bareRow.cpu ? (x.cpu / bareRow.cpu).toFixed(2) : '-';
+      console.log(
+        `${r.name.padEnd(10)} ${x.name.padEnd(13)} ${f(x.rps)} ${ms(x.p50)}${ms(x.p99)} ${us(x.cpu)}      ${cpuRatio.padStart(5)}      | ` +
+          (x.name === 'bare' ? '' : `${(x.rps / bareRow.rps).toFixed(2)} (${rounds})`) +
+          (x.errors ? `   (${x.errors} errors!)` : ''),
+      );
+    }
   }
   console.log('\nat 1,000 req/s, ms: steady = one request every 1 ms (bench/paced.js); burst = autocannon overallRate (1,000 requests at the start of each second)');
-  console.log('case       flagpole steady p50  p99 (worst) | bare steady p50  p99 (worst) | p99 ratio | flagpole burst p50  p99 (worst) | bare burst p50  p99 (worst)');
+  console.log('case       server         steady p50   p99 (worst) | p99 ÷ bare | burst p50   p99 (worst)');
   for (const r of rows) {
-    console.log(
-      `${r.name.padEnd(10)} ${ms(r.fp.steadyP50)}${ms(r.fp.steadyP99)} (${r.fp.steadyP99Worst.toFixed(1)})           | ${ms(r.bare.steadyP50)}${ms(r.bare.steadyP99)} (${r.bare.steadyP99Worst.toFixed(1)})       | ` +
-        `${(r.fp.steadyP99 / r.bare.steadyP99).toFixed(2).padStart(9)} | ${ms(r.fp.fixedP50)}${ms(r.fp.fixedP99)} (${r.fp.fixedP99Worst})          | ${ms(r.bare.fixedP50)}${ms(r.bare.fixedP99)} (${r.bare.fixedP99Worst})` +
-        (Math.min(r.fp.steadyRate, r.bare.steadyRate) < 950 ? `   (steady rate fell to ${Math.min(r.fp.steadyRate, r.bare.steadyRate).toFixed(0)}/s)` : ''),
-    );
+    const bareRow = r.results.find((x) => x.name === 'bare');
+    for (const x of r.results) {
+      console.log(
+        `${r.name.padEnd(10)} ${x.name.padEnd(13)} ${ms(x.steadyP50)}${ms(x.steadyP99)} (${x.steadyP99Worst.toFixed(1)}) | ` +
+          `${(x.steadyP99 / bareRow.steadyP99).toFixed(2).padStart(10)} | ${ms(x.fixedP50)}${ms(x.fixedP99)} (${x.fixedP99Worst})` +
+          (x.steadyRate < 950 ? `   (steady rate fell to ${x.steadyRate.toFixed(0)}/s)` : ''),
+      );
+    }
   }
   rmSync(dir, { recursive: true, force: true });
   await new Promise((resolve) => {
