@@ -1,7 +1,7 @@
 /**
  * Authentication: the one guard (APP_GUARD) composing the Passport strategies, the `/auth/v1` API, every method of
- * methods/index.ts (their controllers mounted only while they are enabled, as Flipt mounts a method's routes), and
- * the cleanup task.
+ * methods/index.ts (their controllers and strategies mounted only while they are enabled, as Flipt mounts a method's
+ * routes and interceptors), and the cleanup task.
  */
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
@@ -12,7 +12,8 @@ import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
 import { AuthenticationStore } from './authentication.store';
-import { ClientTokenStrategy } from './client-token.strategy';
+import { AUTH_STRATEGIES, type NamedStrategy } from './auth-strategies';
+import { CLIENT_TOKEN_STRATEGY, ClientTokenStrategy } from './client-token.strategy';
 import { METHODS } from './methods';
 import { OperationLocks } from './operation-lock.service';
 import { TokenCleanupTask } from './token-cleanup.task';
@@ -21,6 +22,7 @@ import { TokenCleanupTask } from './token-cleanup.task';
 export class AuthModule {
   static forRoot(config: FlagpoleConfig): DynamicModule {
     const enabled = METHODS.filter((m) => config.authentication.methods[m.name].enabled);
+    const strategies = enabled.flatMap((m) => (m.strategy ? [{ name: m.name, type: m.strategy }] : []));
     return {
       module: AuthModule,
       imports: [ScheduleModule.forRoot()],
@@ -31,12 +33,18 @@ export class AuthModule {
         AuthService,
         TokenCleanupTask,
         ...METHODS.map((m) => m.method),
-        // Every strategy the guard names is registered with Passport, whether its method is enabled or not.
-        ClientTokenStrategy,
-        ...METHODS.flatMap((m) => (m.strategy ? [m.strategy] : [])),
         { provide: AUTH_METHODS, useFactory: (...methods: unknown[]) => methods, inject: METHODS.map((m) => m.method) },
         ...enabled.flatMap((m) => m.providers ?? []),
-        // Also injectable by class: the evaluation fast path runs the same guard instance.
+        // The strategies the guard composes, in the order Passport tries them: per-request methods, then client tokens.
+        ...strategies.map((s) => s.type),
+        ClientTokenStrategy,
+        {
+          provide: AUTH_STRATEGIES,
+          useFactory: (...instances: NamedStrategy['strategy'][]): NamedStrategy[] =>
+            [...strategies.map((s) => s.name), CLIENT_TOKEN_STRATEGY].map((name, i) => ({ name, strategy: instances[i] })),
+          inject: [...strategies.map((s) => s.type), ClientTokenStrategy],
+        },
+        // Also injectable by class: the evaluation fast path and the check before the body run the same guard.
         AuthGuard,
         { provide: APP_GUARD, useExisting: AuthGuard },
       ],

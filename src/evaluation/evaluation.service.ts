@@ -12,22 +12,16 @@ import { maxLength } from '../common/validation';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
 import {
-  EvaluationError, evaluateBoolean, evaluateVariant, flagType, type BooleanOutcome, type Reason, type Snapshot, type VariantOutcome,
+  EvaluationError, evaluateBoolean, evaluateVariant, flagType, type BooleanOutcome, type Snapshot, type VariantOutcome,
 } from '../core';
 import { EvaluationMetrics } from '../metrics/evaluation.metrics';
+import { ERROR_REASON_NAMES, REASON_NAMES, RESPONSE_TYPE_NAMES } from '../wire';
 import type {
   BatchEvaluationResponse, BooleanEvaluationResponse, EvaluationResponse, LegacyBatchEvaluationResponse, LegacyEvaluationResponse,
   VariantEvaluationResponse,
 } from './evaluation.dto';
 import { asObject, boolField, keyField, listField, parseEvaluation, ParsedEvaluation, stringField } from './evaluation-request';
 import { SnapshotCache } from './snapshot-cache.service';
-
-const REASON: Record<Reason, string> = {
-  UNKNOWN: 'UNKNOWN_EVALUATION_REASON',
-  FLAG_DISABLED: 'FLAG_DISABLED_EVALUATION_REASON',
-  MATCH: 'MATCH_EVALUATION_REASON',
-  DEFAULT: 'DEFAULT_EVALUATION_REASON',
-};
 
 /** Wall-clock time with sub-millisecond precision, as Flipt stamps evaluations. */
 function wallClock(): number {
@@ -148,14 +142,14 @@ export class EvaluationService {
     const responses: EvaluationResponse[] = items.map((req, i) => {
       const kind = kinds[i];
       if (kind === 'BOOLEAN') {
-        return { type: 'BOOLEAN_EVALUATION_RESPONSE_TYPE', booleanResponse: booleanResponse(results[i] as BooleanOutcome, req.requestId, took, timestamp) };
+        return { type: RESPONSE_TYPE_NAMES.BOOLEAN, booleanResponse: booleanResponse(results[i] as BooleanOutcome, req.requestId, took, timestamp) };
       }
       if (kind === 'VARIANT') {
-        return { type: 'VARIANT_EVALUATION_RESPONSE_TYPE', variantResponse: variantResponse(results[i] as VariantOutcome, req.requestId, took, timestamp) };
+        return { type: RESPONSE_TYPE_NAMES.VARIANT, variantResponse: variantResponse(results[i] as VariantOutcome, req.requestId, took, timestamp) };
       }
       return {
-        type: 'ERROR_EVALUATION_RESPONSE_TYPE',
-        errorResponse: { flagKey: req.flagKey, namespaceKey: req.namespaceKey, reason: 'NOT_FOUND_ERROR_EVALUATION_REASON' },
+        type: RESPONSE_TYPE_NAMES.ERROR,
+        errorResponse: { flagKey: req.flagKey, namespaceKey: req.namespaceKey, reason: ERROR_REASON_NAMES.NOT_FOUND },
       };
     });
     return { requestId, responses, requestDurationMillis: took };
@@ -227,7 +221,7 @@ function variantResponse(o: VariantOutcome, requestId: string, took: number, tim
   return {
     match: o.match,
     segmentKeys: o.segmentKeys,
-    reason: REASON[o.reason],
+    reason: REASON_NAMES[o.reason],
     variantKey: o.variantKey,
     variantAttachment: o.variantAttachment,
     requestId,
@@ -240,7 +234,7 @@ function variantResponse(o: VariantOutcome, requestId: string, took: number, tim
 function booleanResponse(o: BooleanOutcome, requestId: string, took: number, timestamp: string): BooleanEvaluationResponse {
   return {
     enabled: o.enabled,
-    reason: REASON[o.reason],
+    reason: REASON_NAMES[o.reason],
     requestId,
     requestDurationMillis: took,
     timestamp,
@@ -261,7 +255,7 @@ function legacyResponse(req: ParsedEvaluation, o: VariantOutcome, requestId: str
     value: o.variantKey,
     requestDurationMillis: took,
     attachment: o.variantAttachment,
-    reason: REASON[o.reason],
+    reason: REASON_NAMES[o.reason],
     namespaceKey: req.namespaceKey,
     segmentKeys: o.segmentKeys,
   };

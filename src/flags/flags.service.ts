@@ -1,50 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { InvalidError, NotFoundError } from '../common/errors';
-import { cutPage, PageRequest, resolvePage } from '../common/pagination';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { InvalidError } from '../common/errors';
+import { PageRequest, resolvePage } from '../common/pagination';
 import { maxLength, maxText, requireField, requireKey } from '../common/validation';
-import { findNamespace } from '../namespaces/namespaces.service';
+import { existing } from '../namespaces/namespace.repository';
 import { now } from '../storage/columns';
 import { Database } from '../storage/database.service';
 import type { CreateFlagRequest, FlagListResponse, FlagResponse, UpdateFlagRequest } from './flag.dto';
 import { Flag, FlagType } from './flag.entity';
 import { toFlagResponse } from './flag.mapper';
-
-export function flagRef(namespaceKey: string, key: string): string {
-  return `flag ${JSON.stringify(`${namespaceKey}/${key}`)}`;
-}
-
-/** Loads a flag (with its variants when asked) or throws Flipt's `flag "<ns>/<key>" not found`. */
-export async function findFlag(em: EntityManager, namespaceKey: string, key: string, withVariants = false): Promise<Flag> {
-  const flag = await em.findOne(Flag, { namespace: namespaceKey, key }, withVariants ? { populate: ['variants'] } : {});
-  if (!flag) throw new NotFoundError(flagRef(namespaceKey, key));
-  return flag;
-}
+import { flagRef, FlagRepository } from './flag.repository';
 
 @Injectable()
 export class FlagsService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly flags: FlagRepository,
+  ) {}
 
   get(namespaceKey: string, key: string): Promise<FlagResponse> {
     requireField('key', key);
-    return this.db.read(async (em) => toFlagResponse(await findFlag(em, namespaceKey, key, true), 'stored'));
+    return this.db.read(async (em) => toFlagResponse(await this.flags.get(em, namespaceKey, key, true), 'stored'));
   }
 
   list(namespaceKey: string, req: PageRequest): Promise<FlagListResponse> {
     const page = resolvePage(req, { requireLimit: true });
     return this.db.read(async (em) => {
-      const where = { namespace: namespaceKey };
-      const [rows, totalCount] = await Promise.all([
-        em.find(Flag, where, {
-          populate: ['variants'],
-          orderBy: { createdAt: 'asc', key: 'asc' },
-          offset: page.offset,
-          ...(page.limit ? { limit: page.limit + 1 } : {}),
-        }),
-        em.count(Flag, where),
-      ]);
-      const { items, nextPageToken } = cutPage(rows, page, (f) => f.key);
+      const { items, nextPageToken, totalCount } = await this.flags.list(em, namespaceKey, page);
       return { flags: items.map((f) => toFlagResponse(f, 'always')), nextPageToken, totalCount };
     });
   }
@@ -55,9 +38,9 @@ export class FlagsService {
     const description = maxText('description', req.description);
     const metadata = req.metadata !== undefined && Object.keys(req.metadata).length > 0 ? JSON.stringify(req.metadata) : null;
     try {
-      return await this.db.write(namespaceKey, async (em) => {
-        const namespace = await findNamespace(em, namespaceKey);
-        if (await em.count(Flag, { namespace: namespaceKey, key })) throw notUnique(namespaceKey, key);
+      return await this.db.write(namespaceKey, async (em, locked) => {
+        const namespace = existing(locked, namespaceKey);
+        if (await this.flags.keyTaken(em, namespaceKey, key)) throw notUnique(namespaceKey, key);
         const t = now();
         const flag = em.create(Flag, {
           id: randomUUID(), namespace, key, name, description, enabled: req.enabled ?? false,
@@ -79,7 +62,7 @@ export class FlagsService {
     const name = maxLength('name', requireField('name', req.name));
     const description = maxText('description', req.description);
     return this.db.write(namespaceKey, async (em) => {
-      const flag = await findFlag(em, namespaceKey, key, true);
+      const flag = await this.flags.get(em, namespaceKey, key, true);
       const defaultVariantId = req.defaultVariantId || null;
       if (defaultVariantId && !flag.variants.getItems().some((v) => v.id === defaultVariantId)) {
         throw new InvalidError(`variant ${JSON.stringify(defaultVariantId)} not found for ${flagRef(namespaceKey, key)}`);
@@ -99,8 +82,7 @@ export class FlagsService {
 
   async delete(namespaceKey: string, key: string): Promise<void> {
     requireField('key', key);
-    // Rules, distributions, variants and rollouts go with it (foreign keys cascade).
-    await this.db.write(namespaceKey, (em) => em.nativeDelete(Flag, { namespace: namespaceKey, key }));
+    await this.db.write(namespaceKey, (em) => this.flags.delete(em, namespaceKey, key));
   }
 }
 

@@ -1,29 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { InvalidError, NotFoundError, ValidationError } from '../common/errors';
 import { compactJson, isJson } from '../common/json-text';
 import { maxLength, maxText, requireField } from '../common/validation';
 import { now } from '../storage/columns';
 import { Database } from '../storage/database.service';
 import type { VariantRequest, VariantResponse } from './flag.dto';
-import { Flag } from './flag.entity';
 import { toVariantResponse } from './flag.mapper';
-import { findFlag, flagRef } from './flags.service';
+import { flagRef, FlagRepository } from './flag.repository';
 import { Variant } from './variant.entity';
 
 const MAX_ATTACHMENT_BYTES = 1000 * 1024;
 
 @Injectable()
 export class VariantsService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly flags: FlagRepository,
+  ) {}
 
   async create(namespaceKey: string, flagKey: string, req: VariantRequest): Promise<VariantResponse> {
     const input = validate(flagKey, req);
     return this.unique(namespaceKey, flagKey, input.key, () =>
       this.db.write(namespaceKey, async (em) => {
-        const flag = await findFlag(em, namespaceKey, flagKey);
-        await this.assertKeyFree(em, flag, input.key, namespaceKey, flagKey);
+        const flag = await this.flags.get(em, namespaceKey, flagKey);
+        if (await this.flags.variantKeyTaken(em, flag, input.key)) throw notUnique(namespaceKey, flagKey, input.key);
         const t = now();
         const variant = em.create(Variant, { id: randomUUID(), flag, ...input, createdAt: t, updatedAt: t });
         await em.flush();
@@ -37,9 +39,12 @@ export class VariantsService {
     const input = validate(flagKey, req);
     return this.unique(namespaceKey, flagKey, input.key, () =>
       this.db.write(namespaceKey, async (em) => {
-        const variant = await em.findOne(Variant, { id, flag: { key: flagKey, namespace: namespaceKey } });
+        const variant = await this.flags.findVariant(em, namespaceKey, flagKey, id);
         if (!variant) throw new NotFoundError(`variant ${JSON.stringify(input.key)}`);
-        if (variant.key !== input.key) await this.assertKeyFree(em, variant.flag, input.key, namespaceKey, flagKey);
+        // The message takes the flag key from the request: `variant.flag` is an unloaded reference.
+        if (variant.key !== input.key && (await this.flags.variantKeyTaken(em, variant.flag, input.key))) {
+          throw notUnique(namespaceKey, flagKey, input.key);
+        }
         Object.assign(variant, input, { updatedAt: now() });
         await em.flush();
         return toVariantResponse(variant, namespaceKey, flagKey);
@@ -51,17 +56,9 @@ export class VariantsService {
     requireField('id', id);
     requireField('flagKey', flagKey);
     await this.db.write(namespaceKey, async (em) => {
-      const variant = await em.findOne(Variant, { id, flag: { key: flagKey, namespace: namespaceKey } });
-      if (!variant) return;
-      // The default variant is a plain column: clear it with the variant (its distributions cascade).
-      await em.nativeUpdate(Flag, { id: variant.flag.id, defaultVariantId: id }, { defaultVariantId: null });
-      await em.nativeDelete(Variant, { id });
+      const variant = await this.flags.findVariant(em, namespaceKey, flagKey, id);
+      if (variant) await this.flags.deleteVariant(em, variant);
     });
-  }
-
-  /** `flag` may be an unloaded reference: the message takes the flag key from the request. */
-  private async assertKeyFree(em: EntityManager, flag: Flag, key: string, namespaceKey: string, flagKey: string): Promise<void> {
-    if (await em.count(Variant, { flag, key })) throw notUnique(namespaceKey, flagKey, key);
   }
 
   private async unique<T>(namespaceKey: string, flagKey: string, key: string, work: () => Promise<T>): Promise<T> {

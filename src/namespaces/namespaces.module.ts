@@ -1,6 +1,13 @@
 import { Module } from '@nestjs/common';
+import { FlagsModule } from '../flags/flags.module';
+import { NamespaceRepository } from './namespace.repository';
 import { NamespacesController } from './namespaces.controller';
 import { NamespacesService } from './namespaces.service';
 
-@Module({ controllers: [NamespacesController], providers: [NamespacesService], exports: [NamespacesService] })
+@Module({
+  imports: [FlagsModule],
+  controllers: [NamespacesController],
+  providers: [NamespacesService, NamespaceRepository],
+  exports: [NamespacesService, NamespaceRepository],
+})
 export class NamespacesModule {}

@@ -1,35 +1,32 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { InvalidError, NotFoundError } from '../common/errors';
-import { cutPage, PageRequest, resolvePage } from '../common/pagination';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { InvalidError } from '../common/errors';
+import { PageRequest, resolvePage } from '../common/pagination';
 import { maxLength, maxText, requireField, requireKey } from '../common/validation';
-import { Flag } from '../flags/flag.entity';
+import { FlagRepository } from '../flags/flag.repository';
 import { now } from '../storage/columns';
 import { Database } from '../storage/database.service';
 import type { CreateNamespaceRequest, NamespaceListResponse, NamespaceResponse, UpdateNamespaceRequest } from './namespace.dto';
 import { Namespace } from './namespace.entity';
 import { toNamespaceResponse } from './namespace.mapper';
+import { existing, NamespaceRepository } from './namespace.repository';
 
 @Injectable()
 export class NamespacesService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly namespaces: NamespaceRepository,
+    private readonly flags: FlagRepository,
+  ) {}
 
   get(key: string): Promise<NamespaceResponse> {
-    return this.db.read(async (em) => toNamespaceResponse(await findNamespace(em, key)));
+    return this.db.read(async (em) => toNamespaceResponse(await this.namespaces.get(em, key)));
   }
 
   list(req: PageRequest): Promise<NamespaceListResponse> {
     const page = resolvePage(req);
     return this.db.read(async (em) => {
-      const [rows, totalCount] = await Promise.all([
-        em.find(Namespace, {}, {
-          orderBy: { createdAt: 'asc', key: 'asc' },
-          offset: page.offset,
-          ...(page.limit ? { limit: page.limit + 1 } : {}),
-        }),
-        em.count(Namespace, {}),
-      ]);
-      const { items, nextPageToken } = cutPage(rows, page, (n) => n.key);
+      const { items, nextPageToken, totalCount } = await this.namespaces.list(em, page);
       return { namespaces: items.map(toNamespaceResponse), nextPageToken, totalCount };
     });
   }
@@ -39,8 +36,8 @@ export class NamespacesService {
     const name = maxLength('name', requireField('name', req.name));
     const description = maxText('description', req.description);
     try {
-      return await this.db.write(key, async (em) => {
-        if (await em.findOne(Namespace, { key })) throw notUnique(key);
+      return await this.db.write(key, async (em, locked) => {
+        if (locked) throw notUnique(key);
         const t = now();
         const ns = em.create(Namespace, { key, name, description, protected: false, createdAt: t, updatedAt: t, stateModifiedAt: t });
         await em.flush();
@@ -56,8 +53,8 @@ export class NamespacesService {
   update(key: string, req: UpdateNamespaceRequest): Promise<NamespaceResponse> {
     const name = maxLength('name', requireField('name', req.name));
     const description = maxText('description', req.description);
-    return this.db.write(key, async (em) => {
-      const ns = await findNamespace(em, key);
+    return this.db.write(key, async (em, locked) => {
+      const ns = existing(locked, key);
       Object.assign(ns, { name, description, updatedAt: now() });
       await em.flush();
       return toNamespaceResponse(ns);
@@ -65,25 +62,19 @@ export class NamespacesService {
   }
 
   async delete(key: string, force: boolean): Promise<void> {
-    await this.db.write(key, async (em) => {
-      const ns = await findNamespace(em, key);
+    await this.db.write(key, async (em, locked) => {
+      const ns = existing(locked, key);
       if (!force) {
         if (ns.protected) throw new InvalidError(`namespace ${JSON.stringify(key)} is protected`);
-        if ((await em.count(Flag, { namespace: key })) > 0) {
+        if ((await this.flags.countIn(em, key)) > 0) {
           throw new InvalidError(`namespace ${JSON.stringify(key)} cannot be deleted; flags must be deleted first`);
         }
       }
       // Flags first: their rules and rollouts hold the references that keep segments from being deleted.
-      await em.nativeDelete(Flag, { namespace: key });
-      await em.nativeDelete(Namespace, { key });
+      await this.flags.deleteAllIn(em, key);
+      await this.namespaces.delete(em, key);
     });
   }
-}
-
-export async function findNamespace(em: EntityManager, key: string): Promise<Namespace> {
-  const ns = await em.findOne(Namespace, { key });
-  if (!ns) throw new NotFoundError(`namespace ${JSON.stringify(key)}`);
-  return ns;
 }
 
 function notUnique(key: string): InvalidError {

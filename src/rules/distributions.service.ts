@@ -3,14 +3,13 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from '@mikro-orm/core';
 import { NotFoundError, ValidationError } from '../common/errors';
 import { requireField } from '../common/validation';
-import { Flag } from '../flags/flag.entity';
-import { Variant } from '../flags/variant.entity';
+import { FlagRepository } from '../flags/flag.repository';
 import { now } from '../storage/columns';
 import { Database } from '../storage/database.service';
 import { Distribution } from './distribution.entity';
 import type { DistributionRequest, DistributionResponse } from './rule.dto';
-import { Rule } from './rule.entity';
 import { toDistributionResponse } from './rule.mapper';
+import { RuleRepository } from './rule.repository';
 
 interface DistributionInput {
   variantId: string;
@@ -19,12 +18,16 @@ interface DistributionInput {
 
 @Injectable()
 export class DistributionsService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly rules: RuleRepository,
+    private readonly flags: FlagRepository,
+  ) {}
 
   create(namespaceKey: string, flagKey: string, ruleId: string, req: DistributionRequest): Promise<DistributionResponse> {
     const input = validate(flagKey, ruleId, req);
     return this.db.write(namespaceKey, async (em) => {
-      const { rule, variant } = await resolveRefs(em, namespaceKey, flagKey, ruleId, input.variantId);
+      const { rule, variant } = await this.resolveRefs(em, namespaceKey, flagKey, ruleId, input.variantId);
       const t = now();
       const d = em.create(Distribution, { id: randomUUID(), rule, variant, rollout: input.rollout, createdAt: t, updatedAt: t });
       await em.flush();
@@ -36,8 +39,8 @@ export class DistributionsService {
     requireField('id', id);
     const input = validate(flagKey, ruleId, req);
     return this.db.write(namespaceKey, async (em) => {
-      const { variant } = await resolveRefs(em, namespaceKey, flagKey, ruleId, input.variantId);
-      const d = await em.findOne(Distribution, { id, rule: ruleId });
+      const { variant } = await this.resolveRefs(em, namespaceKey, flagKey, ruleId, input.variantId);
+      const d = await this.rules.findDistribution(em, ruleId, id);
       if (!d) throw new NotFoundError(`distribution ${JSON.stringify(id)}`);
       Object.assign(d, { variant, rollout: input.rollout, updatedAt: now() });
       await em.flush();
@@ -50,7 +53,25 @@ export class DistributionsService {
     requireField('flagKey', flagKey);
     requireField('ruleId', ruleId);
     requireField('variantId', variantId);
-    await this.db.write(namespaceKey, (em) => em.nativeDelete(Distribution, { id, rule: ruleId, variant: variantId! }));
+    await this.db.write(namespaceKey, (em) => this.rules.deleteDistribution(em, ruleId, id, variantId!));
+  }
+
+  /**
+   * Like Flipt, only checks that the rule, the variant and the flag all exist in the namespace — not that they
+   * belong to each other.
+   */
+  private async resolveRefs(em: EntityManager, namespaceKey: string, flagKey: string, ruleId: string, variantId: string) {
+    const [rule, variant, flag] = await Promise.all([
+      this.rules.findIn(em, namespaceKey, ruleId),
+      this.flags.findVariantIn(em, namespaceKey, variantId),
+      this.flags.find(em, namespaceKey, flagKey),
+    ]);
+    if (!rule || !variant || !flag) {
+      throw new NotFoundError(
+        `variant ${JSON.stringify(variantId)}, rule ${JSON.stringify(ruleId)}, flag ${JSON.stringify(flagKey)} in namespace ${JSON.stringify(namespaceKey)}`,
+      );
+    }
+    return { rule, variant, flag };
   }
 }
 
@@ -62,22 +83,4 @@ function validate(flagKey: string, ruleId: string, req: DistributionRequest): Di
   if (rollout < 0) throw new ValidationError('rollout', "must be greater than or equal to '0'");
   if (rollout > 100) throw new ValidationError('rollout', "must be less than or equal to '100'");
   return { variantId, rollout };
-}
-
-/**
- * Like Flipt, only checks that the rule, the variant and the flag all exist in the namespace — not that they
- * belong to each other.
- */
-async function resolveRefs(em: EntityManager, namespaceKey: string, flagKey: string, ruleId: string, variantId: string) {
-  const [rule, variant, flag] = await Promise.all([
-    em.findOne(Rule, { id: ruleId, flag: { namespace: namespaceKey } }),
-    em.findOne(Variant, { id: variantId, flag: { namespace: namespaceKey } }),
-    em.findOne(Flag, { namespace: namespaceKey, key: flagKey }),
-  ]);
-  if (!rule || !variant || !flag) {
-    throw new NotFoundError(
-      `variant ${JSON.stringify(variantId)}, rule ${JSON.stringify(ruleId)}, flag ${JSON.stringify(flagKey)} in namespace ${JSON.stringify(namespaceKey)}`,
-    );
-  }
-  return { rule, variant, flag };
 }

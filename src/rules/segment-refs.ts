@@ -4,6 +4,7 @@
  */
 import { ValidationError } from '../common/errors';
 import { maxLength } from '../common/validation';
+import { SegmentOperator } from '../wire';
 
 const FIELD = 'segmentKey or segmentKeys';
 
@@ -20,5 +21,5 @@ export function resolveSegmentRefs(segmentKey: string | undefined, segmentKeys: 
   const keys = [...new Set(single !== '' ? [single] : many)];
   if (keys.some((k) => k === '')) throw new ValidationError('segmentKeys', 'must not contain empty keys');
   keys.forEach((k) => maxLength('segmentKeys', k));
-  return { keys, operator: keys.length === 1 ? 0 : (operator ?? 0) };
+  return { keys, operator: keys.length === 1 ? SegmentOperator.OR : (operator ?? SegmentOperator.OR) };
 }

@@ -8,16 +8,19 @@ import { Constraint } from './constraint.entity';
 import { validateConstraint } from './constraint.validation';
 import type { ConstraintRequest, ConstraintResponse } from './segment.dto';
 import { toConstraintResponse } from './segment.mapper';
-import { findSegment } from './segments.service';
+import { SegmentRepository } from './segment.repository';
 
 @Injectable()
 export class ConstraintsService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly segments: SegmentRepository,
+  ) {}
 
   create(namespaceKey: string, segmentKey: string, req: ConstraintRequest): Promise<ConstraintResponse> {
     const input = validateConstraint(segmentKey, req);
     return this.db.write(namespaceKey, async (em) => {
-      const segment = await findSegment(em, namespaceKey, segmentKey);
+      const segment = await this.segments.get(em, namespaceKey, segmentKey);
       const t = now();
       const c = em.create(Constraint, { id: randomUUID(), segment, ...input, createdAt: t, updatedAt: t });
       await em.flush();
@@ -29,7 +32,7 @@ export class ConstraintsService {
     requireField('id', id);
     const input = validateConstraint(segmentKey, req);
     return this.db.write(namespaceKey, async (em) => {
-      const c = await em.findOne(Constraint, { id, segment: { key: segmentKey, namespace: namespaceKey } });
+      const c = await this.segments.findConstraint(em, namespaceKey, segmentKey, id);
       if (!c) throw new NotFoundError(`constraint ${JSON.stringify(id)}`);
       Object.assign(c, input, { updatedAt: now() });
       await em.flush();
@@ -41,8 +44,8 @@ export class ConstraintsService {
     requireField('id', id);
     requireField('segmentKey', segmentKey);
     await this.db.write(namespaceKey, async (em) => {
-      const c = await em.findOne(Constraint, { id, segment: { key: segmentKey, namespace: namespaceKey } });
-      if (c) await em.nativeDelete(Constraint, { id });
+      const c = await this.segments.findConstraint(em, namespaceKey, segmentKey, id);
+      if (c) await this.segments.deleteConstraint(em, c);
     });
   }
 }

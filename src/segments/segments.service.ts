@@ -1,51 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { InvalidError, NotFoundError } from '../common/errors';
-import { cutPage, PageRequest, resolvePage } from '../common/pagination';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { InvalidError } from '../common/errors';
+import { PageRequest, resolvePage } from '../common/pagination';
 import { maxLength, maxText, requireField, requireKey } from '../common/validation';
-import { findNamespace } from '../namespaces/namespaces.service';
-import { RolloutSegment } from '../rollouts/rollout-segment.entity';
-import { RuleSegment } from '../rules/rule-segment.entity';
+import { existing } from '../namespaces/namespace.repository';
 import { now } from '../storage/columns';
 import { Database } from '../storage/database.service';
 import type { SegmentListResponse, SegmentRequest, SegmentResponse } from './segment.dto';
 import { MatchType, Segment } from './segment.entity';
 import { toSegmentResponse } from './segment.mapper';
-
-export function segmentRef(namespaceKey: string, key: string): string {
-  return `segment ${JSON.stringify(`${namespaceKey}/${key}`)}`;
-}
-
-export async function findSegment(em: EntityManager, namespaceKey: string, key: string, withConstraints = false): Promise<Segment> {
-  const segment = await em.findOne(Segment, { namespace: namespaceKey, key }, withConstraints ? { populate: ['constraints'] } : {});
-  if (!segment) throw new NotFoundError(segmentRef(namespaceKey, key));
-  return segment;
-}
+import { segmentRef, SegmentRepository } from './segment.repository';
 
 @Injectable()
 export class SegmentsService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly segments: SegmentRepository,
+  ) {}
 
   get(namespaceKey: string, key: string): Promise<SegmentResponse> {
     requireField('key', key);
-    return this.db.read(async (em) => toSegmentResponse(await findSegment(em, namespaceKey, key, true)));
+    return this.db.read(async (em) => toSegmentResponse(await this.segments.get(em, namespaceKey, key, true)));
   }
 
   list(namespaceKey: string, req: PageRequest): Promise<SegmentListResponse> {
     const page = resolvePage(req, { requireLimit: true });
     return this.db.read(async (em) => {
-      const where = { namespace: namespaceKey };
-      const [rows, totalCount] = await Promise.all([
-        em.find(Segment, where, {
-          populate: ['constraints'],
-          orderBy: { createdAt: 'asc', key: 'asc' },
-          offset: page.offset,
-          ...(page.limit ? { limit: page.limit + 1 } : {}),
-        }),
-        em.count(Segment, where),
-      ]);
-      const { items, nextPageToken } = cutPage(rows, page, (s) => s.key);
+      const { items, nextPageToken, totalCount } = await this.segments.list(em, namespaceKey, page);
       return { segments: items.map(toSegmentResponse), nextPageToken, totalCount };
     });
   }
@@ -55,9 +37,9 @@ export class SegmentsService {
     const name = maxLength('name', requireField('name', req.name));
     const description = maxText('description', req.description);
     try {
-      return await this.db.write(namespaceKey, async (em) => {
-        const namespace = await findNamespace(em, namespaceKey);
-        if (await em.count(Segment, { namespace: namespaceKey, key })) throw notUnique(namespaceKey, key);
+      return await this.db.write(namespaceKey, async (em, locked) => {
+        const namespace = existing(locked, namespaceKey);
+        if (await this.segments.keyTaken(em, namespaceKey, key)) throw notUnique(namespaceKey, key);
         const t = now();
         const segment = em.create(Segment, {
           id: randomUUID(), namespace, key, name, description, matchType: req.matchType ?? MatchType.ALL, createdAt: t, updatedAt: t,
@@ -76,7 +58,7 @@ export class SegmentsService {
     const name = maxLength('name', requireField('name', req.name));
     const description = maxText('description', req.description);
     return this.db.write(namespaceKey, async (em) => {
-      const segment = await findSegment(em, namespaceKey, key, true);
+      const segment = await this.segments.get(em, namespaceKey, key, true);
       Object.assign(segment, { name, description, matchType: req.matchType ?? MatchType.ALL, updatedAt: now() });
       await em.flush();
       return toSegmentResponse(segment);
@@ -86,11 +68,10 @@ export class SegmentsService {
   async delete(namespaceKey: string, key: string): Promise<void> {
     requireField('key', key);
     await this.db.write(namespaceKey, async (em) => {
-      const segment = await em.findOne(Segment, { namespace: namespaceKey, key });
+      const segment = await this.segments.find(em, namespaceKey, key);
       if (!segment) return;
-      const uses = (await em.count(RuleSegment, { segment })) + (await em.count(RolloutSegment, { segment }));
-      if (uses > 0) throw new InvalidError(`${segmentRef(namespaceKey, key)} is in use`);
-      await em.nativeDelete(Segment, { id: segment.id });
+      if (await this.segments.inUse(em, segment)) throw new InvalidError(`${segmentRef(namespaceKey, key)} is in use`);
+      await this.segments.delete(em, segment);
     });
   }
 }

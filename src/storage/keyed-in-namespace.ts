@@ -1,0 +1,40 @@
+/**
+ * Flags and segments are the aggregates a namespace holds by key, each with one collection of children (variants,
+ * constraints) loaded for responses. Their repositories extend `KeyedInNamespace`, so these queries are written once.
+ */
+import type { EntityClass, EntityManager, FilterQuery } from '@mikro-orm/core';
+import type { Page } from '../common/pagination';
+import { found } from './lookup';
+import { CREATION_ORDER, pagedList, PagedList } from './paged-list';
+
+export abstract class KeyedInNamespace<T extends { key: string }> {
+  /** `kind` is how Flipt's messages name one (`flag`); `children` the collection responses need loaded. */
+  protected constructor(
+    private readonly entity: EntityClass<T>,
+    private readonly kind: string,
+    private readonly children: string,
+  ) {}
+
+  private where(namespaceKey: string, key?: string): FilterQuery<T> {
+    return (key === undefined ? { namespace: namespaceKey } : { namespace: namespaceKey, key }) as unknown as FilterQuery<T>;
+  }
+
+  /** The row (with its children when asked), or null. */
+  find(em: EntityManager, namespaceKey: string, key: string, withChildren = false): Promise<T | null> {
+    return em.findOne(this.entity, this.where(namespaceKey, key), withChildren ? { populate: [this.children] as never } : {});
+  }
+
+  /** The row (with its children when asked), or Flipt's `<kind> "<namespace>/<key>" not found`. */
+  async get(em: EntityManager, namespaceKey: string, key: string, withChildren = false): Promise<T> {
+    return found(await this.find(em, namespaceKey, key, withChildren), this.kind, namespaceKey, key);
+  }
+
+  /** A page of the namespace's rows with their children, oldest first. */
+  list(em: EntityManager, namespaceKey: string, page: Page): Promise<PagedList<T>> {
+    return pagedList(em, this.entity, this.where(namespaceKey), page, CREATION_ORDER, [this.children]);
+  }
+
+  async keyTaken(em: EntityManager, namespaceKey: string, key: string): Promise<boolean> {
+    return (await em.count(this.entity, this.where(namespaceKey, key))) > 0;
+  }
+}
