@@ -4,6 +4,7 @@
  * Returns null when the request names no single namespace.
  */
 import { DEFAULT_NAMESPACE } from '../common/namespace-key';
+import { jsonField } from '../wire';
 import type { NamespaceSource } from './auth.decorators';
 
 export interface ScopedRequest {
@@ -37,8 +38,7 @@ function batchNamespace(body: unknown): string | null {
 function field(source: unknown, camel: string): string {
   const o = asObject(source);
   if (!o) return '';
-  const snake = camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-  const value = o[camel] ?? o[snake];
+  const value = jsonField(o, camel);
   return typeof value === 'string' ? value : '';
 }
 

@@ -1,4 +1,5 @@
-import { normalizeMessage, snakeToCamel } from './request-shape';
+import { snakeToCamel } from '../wire';
+import { normalizeMessage } from './request-shape';
 
 describe('protobuf JSON request shapes', () => {
   it.each([

@@ -1,8 +1,9 @@
 /**
- * Flipt decodes bodies with protobuf JSON rules: both `flagKey` and `flag_key` name the same field (the camelCase
- * one wins when both are given), `null` means "absent", and a `null` inside a string map becomes "". This brings
- * a parsed body or query into the camelCase shape the DTOs declare, before validation.
+ * Flipt decodes bodies with protobuf JSON rules (wire/json-fields.ts: both `flagKey` and `flag_key` name the same
+ * field, the camelCase one wins, `null` means "absent"), and a `null` inside a string map becomes "". This brings a
+ * parsed body or query into the camelCase shape the DTOs declare, before validation.
  */
+import { jsonFieldName, snakeToCamel } from '../wire';
 import { InvalidError } from './errors';
 
 /** Fields holding messages of their own, whose keys are field names too. */
@@ -10,10 +11,6 @@ const NESTED_MESSAGES = new Set(['segment', 'threshold']);
 const NESTED_MESSAGE_LISTS = new Set(['requests']);
 /** Fields holding free-form maps: keys are user data and stay untouched. */
 const STRING_MAPS = new Set(['context']);
-
-export function snakeToCamel(name: string): string {
-  return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-}
 
 export function normalizeMessage(input: unknown, where = 'json body'): Record<string, unknown> {
   if (input === undefined || input === null) return {};
@@ -24,9 +21,10 @@ export function normalizeMessage(input: unknown, where = 'json body'): Record<st
   const out: Record<string, unknown> = {};
   for (const [rawKey, value] of Object.entries(source)) {
     // No message has such a field; assigning it would replace the new object's prototype instead.
-    if (value === null || value === undefined || rawKey === '__proto__') continue;
+    if (rawKey === '__proto__') continue;
     const key = snakeToCamel(rawKey);
-    if (key !== rawKey && key in source && source[key] !== null) continue;
+    // Only the spelling the decoder reads the field from counts: not a null one, not one the camelCase name beats.
+    if (jsonFieldName(source, key, rawKey) !== rawKey) continue;
     out[key] = normalizeValue(key, value, where);
   }
   return out;

@@ -3,10 +3,10 @@
  * constraint (operator dispatch, the constraint value as number / datetime / list) is worked out once, when the
  * snapshot is compiled, into a `test` closure; evaluation then only reads the context value.
  */
+import { ComparisonType, MatchType } from '../wire';
 import { compareInstants, parseInstant } from './datetime';
 import { unknownConstraintType } from './errors';
 import { goTrimEndIndex, goTrimStartIndex, isGoBlank, parseGoBool, parseGoFloat } from './go-parsing';
-import { ComparisonType } from './operators';
 import type { SourceConstraint, SourceSegment } from './source';
 
 /** Decides a constraint for one value: the context property, or the entity id for ENTITY_ID constraints. */
@@ -23,8 +23,6 @@ export interface CompiledConstraint {
   readonly testsEntityId: boolean;
   readonly test: ConstraintTest;
 }
-
-export const SegmentMatchType = Object.freeze({ ALL: 0, ANY: 1 } as const);
 
 export interface CompiledSegment {
   readonly key: string;
@@ -279,13 +277,13 @@ export function matchSegment(
 ): boolean {
   if (segment.hasUnknownType) throw unknownConstraintType();
   const constraints = segment.constraints;
-  if (segment.matchType === SegmentMatchType.ALL) {
+  if (segment.matchType === MatchType.ALL) {
     for (let i = 0; i < constraints.length; i++) {
       if (!matchConstraint(constraints[i], context, entityId)) return false;
     }
     return true;
   }
-  if (segment.matchType === SegmentMatchType.ANY) {
+  if (segment.matchType === MatchType.ANY) {
     if (constraints.length === 0) return true;
     for (let i = 0; i < constraints.length; i++) {
       if (matchConstraint(constraints[i], context, entityId)) return true;

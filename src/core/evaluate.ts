@@ -3,10 +3,11 @@
  * (facts §6.1–6.4), including their less obvious outcomes: a disabled boolean flag still runs its rollouts, and a
  * variant rule whose bucket falls outside every distribution ends the evaluation without a match.
  */
+import { FLAG_TYPE_NAMES, FlagType, type Reason, SegmentOperator } from '../wire';
 import { selectDistribution, thresholdBucket, variantBucket } from './bucketing';
 import { type CompiledSegment, matchSegment } from './constraints';
 import { EvaluationError, flagNotFound, unknownConstraintType } from './errors';
-import { type CompiledFlag, FlagType, SegmentOperator, type Snapshot } from './snapshot';
+import type { CompiledFlag, Snapshot } from './snapshot';
 
 export interface EvaluationInput {
   flagKey: string;
@@ -14,7 +15,7 @@ export interface EvaluationInput {
   context: Record<string, string>;
 }
 
-export type Reason = 'UNKNOWN' | 'FLAG_DISABLED' | 'MATCH' | 'DEFAULT';
+export type { Reason };
 
 export interface VariantOutcome {
   match: boolean;
@@ -67,7 +68,7 @@ function matchedSegmentKeys(
 export function evaluateVariant(s: Snapshot, input: EvaluationInput): VariantOutcome {
   const flag = findFlag(s, input.flagKey);
   if (flag.type !== FlagType.VARIANT) {
-    throw new EvaluationError('INVALID', 'flag type BOOLEAN_FLAG_TYPE invalid');
+    throw new EvaluationError('INVALID', `flag type ${FLAG_TYPE_NAMES[FlagType.BOOLEAN]} invalid`);
   }
   const fallback = flag.defaultVariant;
   const unmatchedReason: Reason = fallback ? 'DEFAULT' : 'UNKNOWN';
@@ -121,7 +122,7 @@ function outcome(
 export function evaluateBoolean(s: Snapshot, input: EvaluationInput): BooleanOutcome {
   const flag = findFlag(s, input.flagKey);
   if (flag.type !== FlagType.BOOLEAN) {
-    throw new EvaluationError('INVALID', 'flag type VARIANT_FLAG_TYPE invalid');
+    throw new EvaluationError('INVALID', `flag type ${FLAG_TYPE_NAMES[FlagType.VARIANT]} invalid`);
   }
   const context = input.context ?? EMPTY_CONTEXT;
   let bucket = -1;

@@ -1,6 +1,7 @@
 /**
  * Flagpole's evaluation core: pure functions over plain data, no framework and no I/O. The storage layer builds a
  * NamespaceSource, compileSnapshot turns it into a Snapshot, and evaluations and the snapshot endpoint read that.
+ * Flipt's enums (FlagType, ComparisonType, ...) and their names come from src/wire/, which the core imports.
  */
 export type * from './source';
 
@@ -8,16 +9,11 @@ export { EvaluationError } from './errors';
 export type { EvaluationErrorKind } from './errors';
 
 export {
-  ComparisonType,
-  COMPARISON_TYPE_LABELS,
-  COMPARISON_TYPE_NAMES,
-  COMPARISON_TYPES_BY_NAME,
   ENTITY_ID_PROPERTY,
   isOperatorAllowed,
   LIST_OPERATORS,
   MAX_LIST_ITEMS,
   NO_VALUE_OPERATORS,
-  Operator,
   OPERATORS_BY_TYPE,
   goTrimSpace,
   normalizeDateTimeValue,
@@ -25,7 +21,6 @@ export {
   parseGoBool,
   parseGoFloat,
 } from './operators';
-export type { OperatorName } from './operators';
 
 export {
   compileConstraint,
@@ -34,7 +29,6 @@ export {
   matchSegment,
   parseNumberList,
   parseStringList,
-  SegmentMatchType,
 } from './constraints';
 export type { CompiledConstraint, CompiledSegment, ConstraintTest } from './constraints';
 
@@ -47,7 +41,7 @@ export {
   VARIANT_BUCKET_COUNT,
 } from './bucketing';
 
-export { compileSnapshot, FlagType, RolloutType, SegmentOperator } from './snapshot';
+export { compileSnapshot } from './snapshot';
 export type {
   CompiledDistribution,
   CompiledFlag,

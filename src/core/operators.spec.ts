@@ -1,8 +1,5 @@
+import { ComparisonType } from '../wire';
 import {
-  ComparisonType,
-  COMPARISON_TYPE_LABELS,
-  COMPARISON_TYPE_NAMES,
-  COMPARISON_TYPES_BY_NAME,
   isOperatorAllowed,
   NO_VALUE_OPERATORS,
   OPERATORS_BY_TYPE,
@@ -40,19 +37,6 @@ describe('operator tables (facts §4.3)', () => {
 
   it('lists the operators that take no value', () => {
     expect([...NO_VALUE_OPERATORS].sort()).toEqual(['empty', 'false', 'notempty', 'notpresent', 'present', 'true']);
-  });
-
-  it.each<[number, string, string | undefined]>([
-    [0, 'UNKNOWN_COMPARISON_TYPE', undefined],
-    [1, 'STRING_COMPARISON_TYPE', 'string'],
-    [2, 'NUMBER_COMPARISON_TYPE', 'number'],
-    [3, 'BOOLEAN_COMPARISON_TYPE', 'boolean'],
-    [4, 'DATETIME_COMPARISON_TYPE', 'datetime'],
-    [5, 'ENTITY_ID_COMPARISON_TYPE', 'entityId'],
-  ])('type %p is named %j both ways, label %j', (value, name, label) => {
-    expect(COMPARISON_TYPE_NAMES[value]).toBe(name);
-    expect(COMPARISON_TYPES_BY_NAME[name]).toBe(value);
-    expect(COMPARISON_TYPE_LABELS[value]).toBe(label);
   });
 
   it('re-exports the value parsers write-side validation needs', () => {

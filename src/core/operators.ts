@@ -4,65 +4,10 @@
  * and before storing.
  */
 
+import { ComparisonType } from '../wire';
+
 export { goTrimSpace, parseGoBool, parseGoFloat } from './go-parsing';
 export { normalizeDateTimeValue, parseFliptDateTime } from './datetime';
-
-/** Flipt's numeric ComparisonType values, as stored. */
-export const ComparisonType = Object.freeze({
-  UNKNOWN: 0,
-  STRING: 1,
-  NUMBER: 2,
-  BOOLEAN: 3,
-  DATETIME: 4,
-  ENTITY_ID: 5,
-} as const);
-
-/** Enum names as the management API writes them (`"type": "STRING_COMPARISON_TYPE"`). */
-export const COMPARISON_TYPE_NAMES: Readonly<Record<number, string>> = Object.freeze({
-  0: 'UNKNOWN_COMPARISON_TYPE',
-  1: 'STRING_COMPARISON_TYPE',
-  2: 'NUMBER_COMPARISON_TYPE',
-  3: 'BOOLEAN_COMPARISON_TYPE',
-  4: 'DATETIME_COMPARISON_TYPE',
-  5: 'ENTITY_ID_COMPARISON_TYPE',
-});
-
-/** Reverse of COMPARISON_TYPE_NAMES, for reading request bodies. */
-export const COMPARISON_TYPES_BY_NAME: Readonly<Record<string, number>> = Object.freeze(
-  Object.fromEntries(Object.entries(COMPARISON_TYPE_NAMES).map(([value, name]) => [name, Number(value)])),
-);
-
-/** The word Flipt's messages use for a type: `constraint operator "xyz" is not valid for type <label>`. */
-export const COMPARISON_TYPE_LABELS: Readonly<Record<number, string>> = Object.freeze({
-  1: 'string',
-  2: 'number',
-  3: 'boolean',
-  4: 'datetime',
-  5: 'entityId',
-});
-
-export const Operator = Object.freeze({
-  EQ: 'eq',
-  NEQ: 'neq',
-  LT: 'lt',
-  LTE: 'lte',
-  GT: 'gt',
-  GTE: 'gte',
-  EMPTY: 'empty',
-  NOT_EMPTY: 'notempty',
-  TRUE: 'true',
-  FALSE: 'false',
-  PRESENT: 'present',
-  NOT_PRESENT: 'notpresent',
-  PREFIX: 'prefix',
-  SUFFIX: 'suffix',
-  IS_ONE_OF: 'isoneof',
-  IS_NOT_ONE_OF: 'isnotoneof',
-  CONTAINS: 'contains',
-  NOT_CONTAINS: 'notcontains',
-} as const);
-
-export type OperatorName = (typeof Operator)[keyof typeof Operator];
 
 const STRING_OPERATORS: ReadonlySet<string> = new Set([
   'eq', 'neq', 'empty', 'notempty', 'prefix', 'suffix', 'isoneof', 'isnotoneof', 'contains', 'notcontains',

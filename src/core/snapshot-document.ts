@@ -16,18 +16,21 @@
  * - Operators are emitted lower-cased, the form Flagpole matches on and the engines compare against.
  * - Segments carry their real name and description (Flipt leaves both empty) and constraints always carry their id.
  */
+import {
+  ComparisonType,
+  CONSTRAINT_COMPARISON_TYPE_NAMES,
+  FLAG_TYPE_NAMES,
+  FlagType,
+  MatchType,
+  ROLLOUT_TYPE_NAMES,
+  RolloutType,
+  SEGMENT_MATCH_TYPE_NAMES,
+  SEGMENT_OPERATOR_NAMES,
+  SegmentOperator,
+} from '../wire';
 import type { CompiledSegment } from './constraints';
 import { goTrimSpace } from './go-parsing';
-import { ComparisonType } from './operators';
-import {
-  type CompiledFlag,
-  type CompiledRollout,
-  type CompiledRule,
-  FlagType,
-  RolloutType,
-  SegmentOperator,
-  type Snapshot,
-} from './snapshot';
+import type { CompiledFlag, CompiledRollout, CompiledRule, Snapshot } from './snapshot';
 
 export interface SnapshotConstraintDocument {
   id: string;
@@ -97,14 +100,7 @@ const ENTITY_ID_MIN_VERSION: Version = [1, 38, 0, false];
 const DEFAULT_VARIANT_MIN_VERSION: Version = [1, 47, 0, false];
 const FALLBACK_VERSION: Version = [1, 37, 1, false];
 
-const CONSTRAINT_TYPE_NAMES: Readonly<Record<number, string>> = Object.freeze({
-  [ComparisonType.STRING]: 'STRING_CONSTRAINT_COMPARISON_TYPE',
-  [ComparisonType.NUMBER]: 'NUMBER_CONSTRAINT_COMPARISON_TYPE',
-  [ComparisonType.BOOLEAN]: 'BOOLEAN_CONSTRAINT_COMPARISON_TYPE',
-  [ComparisonType.DATETIME]: 'DATETIME_CONSTRAINT_COMPARISON_TYPE',
-  [ComparisonType.ENTITY_ID]: 'ENTITY_ID_CONSTRAINT_COMPARISON_TYPE',
-});
-const UNKNOWN_CONSTRAINT_TYPE = 'UNKNOWN_CONSTRAINT_COMPARISON_TYPE';
+const UNKNOWN_CONSTRAINT_TYPE = CONSTRAINT_COMPARISON_TYPE_NAMES[ComparisonType.UNKNOWN];
 
 const NUMERIC = /^[0-9]+$/;
 const ALPHANUMERIC = /^[0-9A-Za-z-]+$/;
@@ -191,7 +187,7 @@ class DocumentBuilder {
       name: flag.name,
       description: flag.description,
       enabled: flag.enabled,
-      type: flag.type === FlagType.BOOLEAN ? 'BOOLEAN_FLAG_TYPE' : 'VARIANT_FLAG_TYPE',
+      type: FLAG_TYPE_NAMES[flag.type === FlagType.BOOLEAN ? FlagType.BOOLEAN : FlagType.VARIANT],
       createdAt: flag.createdAt,
       updatedAt: flag.updatedAt,
       rules: flag.rules.map((r) => this.rule(r)),
@@ -243,7 +239,7 @@ class DocumentBuilder {
         name: segment.name,
         description: segment.description,
         // Flipt maps anything but ALL to ANY here.
-        matchType: segment.matchType === 0 ? 'ALL_SEGMENT_MATCH_TYPE' : 'ANY_SEGMENT_MATCH_TYPE',
+        matchType: SEGMENT_MATCH_TYPE_NAMES[segment.matchType === MatchType.ALL ? MatchType.ALL : MatchType.ANY],
         constraints: segment.constraints.map((c) => ({
           id: c.id,
           type: this.constraintTypeName(c.type),
@@ -260,18 +256,16 @@ class DocumentBuilder {
   /** Clients older than 1.38.0 cannot read ENTITY_ID; UNKNOWN makes their segment fail instead of their parse. */
   private constraintTypeName(type: number): string {
     if (type === ComparisonType.ENTITY_ID && !this.options.entityIdConstraints) return UNKNOWN_CONSTRAINT_TYPE;
-    return CONSTRAINT_TYPE_NAMES[type] ?? UNKNOWN_CONSTRAINT_TYPE;
+    return CONSTRAINT_COMPARISON_TYPE_NAMES[type] ?? UNKNOWN_CONSTRAINT_TYPE;
   }
 }
 
 function segmentOperatorName(operator: number): string {
-  return operator === SegmentOperator.AND ? 'AND_SEGMENT_OPERATOR' : 'OR_SEGMENT_OPERATOR';
+  return SEGMENT_OPERATOR_NAMES[operator === SegmentOperator.AND ? SegmentOperator.AND : SegmentOperator.OR];
 }
 
 function rolloutTypeName(type: number): string {
-  if (type === RolloutType.SEGMENT) return 'SEGMENT_ROLLOUT_TYPE';
-  if (type === RolloutType.THRESHOLD) return 'THRESHOLD_ROLLOUT_TYPE';
-  return 'UNKNOWN_ROLLOUT_TYPE';
+  return ROLLOUT_TYPE_NAMES[type] ?? ROLLOUT_TYPE_NAMES[RolloutType.UNKNOWN];
 }
 
 /**

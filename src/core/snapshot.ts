@@ -3,13 +3,10 @@
  * request is settled here once per namespace version — rank order, segment resolution, constraint parsing,
  * distribution bounds, the default variant — so that an evaluation only hashes, compares and allocates its answer.
  */
+import { FlagType } from '../wire';
 import { distributionBounds } from './bucketing';
 import { type CompiledSegment, compileSegment } from './constraints';
 import type { NamespaceSource, SourceFlag, SourceRollout, SourceRule, SourceVariant } from './source';
-
-export const FlagType = Object.freeze({ VARIANT: 0, BOOLEAN: 1 } as const);
-export const SegmentOperator = Object.freeze({ OR: 0, AND: 1 } as const);
-export const RolloutType = Object.freeze({ UNKNOWN: 0, SEGMENT: 1, THRESHOLD: 2 } as const);
 
 export interface CompiledVariant {
   readonly id: string;

@@ -1,11 +1,11 @@
 /**
  * Plain rows the storage loader hands to the core, one namespace at a time. Enum fields keep Flipt's numeric enum
- * values so that the loader can copy columns without translating them; the core owns their meaning.
+ * values (src/wire/) so that the loader can copy columns without translating them; the core owns their meaning.
  */
 
 export interface SourceConstraint {
   id: string;
-  /** 0 UNKNOWN, 1 STRING, 2 NUMBER, 3 BOOLEAN, 4 DATETIME, 5 ENTITY_ID */
+  /** ComparisonType (src/wire/comparison-type.ts) */
   type: number;
   property: string;
   operator: string;
@@ -16,7 +16,7 @@ export interface SourceSegment {
   key: string;
   name: string;
   description: string;
-  /** 0 ALL, 1 ANY */
+  /** MatchType (src/wire/match-type.ts) */
   matchType: number;
   /** In created_at order. */
   constraints: SourceConstraint[];
@@ -40,7 +40,7 @@ export interface SourceRule {
   id: string;
   rank: number;
   segmentKeys: string[];
-  /** 0 OR, 1 AND */
+  /** SegmentOperator (src/wire/segment-operator.ts) */
   segmentOperator: number;
   distributions: SourceDistribution[];
 }
@@ -48,7 +48,7 @@ export interface SourceRule {
 export interface SourceRollout {
   id: string;
   rank: number;
-  /** 1 SEGMENT, 2 THRESHOLD */
+  /** RolloutType (src/wire/rollout-type.ts) */
   type: number;
   description: string;
   threshold?: { percentage: number; value: boolean };
@@ -60,7 +60,7 @@ export interface SourceFlag {
   name: string;
   description: string;
   enabled: boolean;
-  /** 0 VARIANT, 1 BOOLEAN */
+  /** FlagType (src/wire/flag-type.ts) */
   type: number;
   /** Already formatted as RFC 3339. */
   createdAt: string;

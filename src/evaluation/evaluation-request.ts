@@ -1,12 +1,13 @@
 /**
  * Hand-written parsing of evaluation bodies: the checks class-validator would make, without its per-request
- * reflection. Accepts protobuf JSON's spellings (camelCase or snake_case, null = absent, null map value = "").
+ * reflection. Fields are read with protobuf JSON's spellings (wire/json-fields.ts); a null map value is "".
  * Keys longer than storage holds are refused here: they can name nothing, and they would otherwise travel on into
  * lookups, caches and error messages.
  */
 import { InvalidError } from '../common/errors';
 import { requireStorableText } from '../common/storable-text';
 import { maxLength } from '../common/validation';
+import { jsonField } from '../wire';
 
 export interface ParsedEvaluation {
   requestId: string;
@@ -24,15 +25,9 @@ export function asObject(body: unknown, where = 'request'): Record<string, unkno
   return body as Record<string, unknown>;
 }
 
-/** The field under its JSON name, else its proto name; null counts as absent. */
-function field(o: Record<string, unknown>, camel: string, snake: string): unknown {
-  const v = o[camel];
-  return v === undefined || v === null ? o[snake] ?? undefined : v;
-}
-
 export function stringField(o: Record<string, unknown>, camel: string, snake = camel): string {
-  const v = field(o, camel, snake);
-  if (v === undefined || v === null) return '';
+  const v = jsonField(o, camel, snake);
+  if (v === undefined) return '';
   if (typeof v !== 'string') throw new InvalidError(`${BAD}: ${camel} must be a string`);
   return v;
 }
@@ -48,15 +43,15 @@ export function keyField(o: Record<string, unknown>, camel: string, snake = came
 }
 
 export function boolField(o: Record<string, unknown>, camel: string, snake = camel): boolean {
-  const v = field(o, camel, snake);
-  if (v === undefined || v === null) return false;
+  const v = jsonField(o, camel, snake);
+  if (v === undefined) return false;
   if (typeof v !== 'boolean') throw new InvalidError(`${BAD}: ${camel} must be a boolean`);
   return v;
 }
 
 export function listField(o: Record<string, unknown>, camel: string, snake = camel): unknown[] {
-  const v = field(o, camel, snake);
-  if (v === undefined || v === null) return [];
+  const v = jsonField(o, camel, snake);
+  if (v === undefined) return [];
   if (!Array.isArray(v)) throw new InvalidError(`${BAD}: ${camel} must be a list`);
   return v;
 }

@@ -4,8 +4,9 @@
  */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { MAX_KEY_LENGTH } from '../storage/columns';
+import { ERROR_REASON_NAMES, LEGACY_REASON_NAMES, REASON_NAMES, RESPONSE_TYPE_NAMES } from '../wire';
 
-const REASONS = ['UNKNOWN_EVALUATION_REASON', 'FLAG_DISABLED_EVALUATION_REASON', 'MATCH_EVALUATION_REASON', 'DEFAULT_EVALUATION_REASON'];
+const REASONS = Object.values(REASON_NAMES);
 
 export class EvaluationRequest {
   @ApiPropertyOptional({ description: 'Echoed back; generated when absent' }) requestId?: string;
@@ -37,7 +38,7 @@ export class VariantEvaluationResponse {
 
 export class BooleanEvaluationResponse {
   @ApiProperty() enabled!: boolean;
-  @ApiProperty({ enum: REASONS.filter((r) => r !== 'FLAG_DISABLED_EVALUATION_REASON') }) reason!: string;
+  @ApiProperty({ enum: REASONS.filter((r) => r !== REASON_NAMES.FLAG_DISABLED) }) reason!: string;
   @ApiProperty() requestId!: string;
   @ApiProperty() requestDurationMillis!: number;
   @ApiProperty({ format: 'date-time' }) timestamp!: string;
@@ -48,11 +49,11 @@ export class BooleanEvaluationResponse {
 export class ErrorEvaluationResponse {
   @ApiProperty() flagKey!: string;
   @ApiProperty() namespaceKey!: string;
-  @ApiProperty({ enum: ['UNKNOWN_ERROR_EVALUATION_REASON', 'NOT_FOUND_ERROR_EVALUATION_REASON'] }) reason!: string;
+  @ApiProperty({ enum: Object.values(ERROR_REASON_NAMES) }) reason!: string;
 }
 
 export class EvaluationResponse {
-  @ApiProperty({ enum: ['VARIANT_EVALUATION_RESPONSE_TYPE', 'BOOLEAN_EVALUATION_RESPONSE_TYPE', 'ERROR_EVALUATION_RESPONSE_TYPE'] })
+  @ApiProperty({ enum: Object.values(RESPONSE_TYPE_NAMES) })
   type!: string;
   @ApiPropertyOptional({ type: BooleanEvaluationResponse }) booleanResponse?: BooleanEvaluationResponse;
   @ApiPropertyOptional({ type: VariantEvaluationResponse }) variantResponse?: VariantEvaluationResponse;
@@ -91,7 +92,7 @@ export class LegacyEvaluationResponse {
   @ApiProperty({ description: 'The variant key' }) value!: string;
   @ApiProperty() requestDurationMillis!: number;
   @ApiProperty() attachment!: string;
-  @ApiProperty({ enum: [...REASONS, 'FLAG_NOT_FOUND_EVALUATION_REASON', 'ERROR_EVALUATION_REASON'] }) reason!: string;
+  @ApiProperty({ enum: LEGACY_REASON_NAMES }) reason!: string;
   @ApiProperty() namespaceKey!: string;
   @ApiProperty({ type: [String] }) segmentKeys!: string[];
 }

@@ -9,6 +9,7 @@ import { formatTimestamp } from '../common/timestamps';
 import { isValidKey } from '../common/validation';
 import { toDate } from '../storage/columns';
 import type { NamespaceSource, SourceFlag, SourceRollout, SourceRule, SourceSegment } from '../core';
+import { RolloutType } from '../wire';
 
 type Row = Record<string, unknown>;
 
@@ -106,7 +107,7 @@ export async function loadNamespaceSource(em: EntityManager, namespaceKey: strin
 function toSourceRollout(segmentKeys: Map<string, string[]>) {
   return (r: Row): SourceRollout => {
     const base = { id: str(r.id), rank: num(r.rank), type: num(r.type), description: str(r.description) };
-    if (num(r.type) === 2) return { ...base, threshold: { percentage: num(r.percentage ?? 0), value: bool(r.value) } };
+    if (num(r.type) === RolloutType.THRESHOLD) return { ...base, threshold: { percentage: num(r.percentage ?? 0), value: bool(r.value) } };
     return { ...base, segment: { segmentKeys: segmentKeys.get(str(r.id)) ?? [], segmentOperator: num(r.segment_operator), value: bool(r.value) } };
   };
 }

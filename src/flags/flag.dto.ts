@@ -1,8 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { BoolField, EnumField, ObjectField, StringField } from '../common/dto-fields';
-import { FlagType } from './flag.entity';
-
-export const FLAG_TYPE_NAMES = { VARIANT_FLAG_TYPE: FlagType.VARIANT, BOOLEAN_FLAG_TYPE: FlagType.BOOLEAN };
+import { FLAG_TYPE_NAMES, FLAG_TYPES_BY_NAME, FlagType } from '../wire';
 
 export class CreateFlagRequest {
   @StringField({ required: true, example: 'new-checkout' })
@@ -17,7 +15,7 @@ export class CreateFlagRequest {
   @BoolField()
   enabled?: boolean;
 
-  @EnumField(FLAG_TYPE_NAMES, { description: 'Default VARIANT_FLAG_TYPE' })
+  @EnumField(FLAG_TYPES_BY_NAME, { description: 'Default VARIANT_FLAG_TYPE' })
   type?: FlagType;
 
   @ObjectField({ description: 'Free-form JSON object' })
@@ -85,7 +83,7 @@ export class FlagResponse {
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
   @ApiProperty({ type: [VariantResponse] }) variants!: VariantResponse[];
   @ApiProperty() namespaceKey!: string;
-  @ApiProperty({ enum: Object.keys(FLAG_TYPE_NAMES) }) type!: string;
+  @ApiProperty({ enum: Object.values(FLAG_TYPE_NAMES) }) type!: string;
   @ApiPropertyOptional({ type: VariantResponse }) defaultVariant?: VariantResponse;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) metadata?: Record<string, unknown>;
 }

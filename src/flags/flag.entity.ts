@@ -1,12 +1,11 @@
 import { Collection, Entity, ManyToOne, OneToMany, PrimaryKey, Property, Rel, Unique } from '@mikro-orm/core';
 import { Namespace } from '../namespaces/namespace.entity';
 import { KEY, TEXT, TIMESTAMP } from '../storage/columns';
+import { FlagType } from '../wire';
 import { Variant } from './variant.entity';
 
-export enum FlagType {
-  VARIANT = 0,
-  BOOLEAN = 1,
-}
+// Re-exported for the services that still import it from here; its home is src/wire/.
+export { FlagType };
 
 @Entity({ tableName: 'flags' })
 @Unique({ properties: ['namespace', 'key'] })

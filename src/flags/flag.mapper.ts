@@ -1,12 +1,8 @@
 import { formatTimestamp } from '../common/timestamps';
 import type { FlagResponse, VariantResponse } from './flag.dto';
-import { Flag, FlagType } from './flag.entity';
+import { FLAG_TYPE_NAMES, FlagType } from '../wire';
+import type { Flag } from './flag.entity';
 import type { Variant } from './variant.entity';
-
-export const FLAG_TYPE_LABEL: Record<FlagType, string> = {
-  [FlagType.VARIANT]: 'VARIANT_FLAG_TYPE',
-  [FlagType.BOOLEAN]: 'BOOLEAN_FLAG_TYPE',
-};
 
 export function toVariantResponse(v: Variant, namespaceKey: string, flagKey: string): VariantResponse {
   return {
@@ -38,7 +34,7 @@ export function toFlagResponse(f: Flag, metadata: 'stored' | 'always'): FlagResp
     updatedAt: formatTimestamp(f.updatedAt),
     variants: variants.map((v) => toVariantResponse(v, ns, f.key)),
     namespaceKey: ns,
-    type: FLAG_TYPE_LABEL[f.type as FlagType] ?? 'VARIANT_FLAG_TYPE',
+    type: FLAG_TYPE_NAMES[f.type] ?? FLAG_TYPE_NAMES[FlagType.VARIANT],
   };
   const def = f.defaultVariantId ? variants.find((v) => v.id === f.defaultVariantId) : undefined;
   if (def) out.defaultVariant = toVariantResponse(def, ns, f.key);

@@ -16,18 +16,11 @@ import type { BooleanOutcome, Snapshot, VariantOutcome } from '../core';
 import { BufferedCounter, type BufferedCounterChild } from './buffered-counter';
 import { BufferedHistogram, type BufferedHistogramChild } from './buffered-histogram';
 import { ChildCache } from './child-cache';
+import { REASON_NAMES } from '../wire';
 import { MetricsRegistry } from './metrics.registry';
 
-/** Flipt's reason names, as in evaluation responses. */
 /** The label of a namespace or flag that does not exist. */
 export const UNKNOWN_LABEL = '_unknown';
-
-const REASON = {
-  UNKNOWN: 'UNKNOWN_EVALUATION_REASON',
-  FLAG_DISABLED: 'FLAG_DISABLED_EVALUATION_REASON',
-  MATCH: 'MATCH_EVALUATION_REASON',
-  DEFAULT: 'DEFAULT_EVALUATION_REASON',
-} as const;
 
 interface ResultChildren {
   requests: BufferedCounterChild;
@@ -85,12 +78,12 @@ export class EvaluationMetrics {
   /** `ms`: this evaluation's duration; left out where it is not measured alone (batch items). */
   variant(namespace: string, o: VariantOutcome, ms?: number): void {
     if (!this.enabled) return;
-    this.record(this.results.get(namespace, o.flagKey, 'variant', REASON[o.reason], o.match, o.variantKey), ms);
+    this.record(this.results.get(namespace, o.flagKey, 'variant', REASON_NAMES[o.reason], o.match, o.variantKey), ms);
   }
 
   boolean(namespace: string, o: BooleanOutcome, ms?: number): void {
     if (!this.enabled) return;
-    this.record(this.results.get(namespace, o.flagKey, 'boolean', REASON[o.reason], o.reason === 'MATCH', o.enabled), ms);
+    this.record(this.results.get(namespace, o.flagKey, 'boolean', REASON_NAMES[o.reason], o.reason === 'MATCH', o.enabled), ms);
   }
 
   /** A failed evaluation against `snapshot` (an empty one, without version, when the namespace does not exist). */

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { BoolField, EnumField, IntField, NestedField, NumberField, StringField, StringListField } from '../common/dto-fields';
-import { SEGMENT_OPERATOR_NAMES } from '../rules/rule.dto';
+import { ROLLOUT_TYPE_NAMES, SEGMENT_OPERATOR_NAMES, SEGMENT_OPERATORS_BY_NAME } from '../wire';
 
 export class RolloutSegmentInput {
   @StringField({ description: 'Deprecated: a single segment (use segmentKeys)' })
@@ -9,7 +9,7 @@ export class RolloutSegmentInput {
   @StringListField()
   segmentKeys?: string[];
 
-  @EnumField(SEGMENT_OPERATOR_NAMES)
+  @EnumField(SEGMENT_OPERATORS_BY_NAME)
   segmentOperator?: number;
 
   @BoolField({ description: 'What the flag evaluates to when the segments match' })
@@ -47,7 +47,7 @@ export class RolloutSegmentResponse {
   @ApiProperty() segmentKey!: string;
   @ApiProperty() value!: boolean;
   @ApiProperty({ type: [String] }) segmentKeys!: string[];
-  @ApiProperty({ enum: Object.keys(SEGMENT_OPERATOR_NAMES) }) segmentOperator!: string;
+  @ApiProperty({ enum: Object.values(SEGMENT_OPERATOR_NAMES) }) segmentOperator!: string;
 }
 
 export class RolloutThresholdResponse {
@@ -59,7 +59,7 @@ export class RolloutResponse {
   @ApiProperty() id!: string;
   @ApiProperty() namespaceKey!: string;
   @ApiProperty() flagKey!: string;
-  @ApiProperty({ enum: ['UNKNOWN_ROLLOUT_TYPE', 'SEGMENT_ROLLOUT_TYPE', 'THRESHOLD_ROLLOUT_TYPE'] }) type!: string;
+  @ApiProperty({ enum: Object.values(ROLLOUT_TYPE_NAMES) }) type!: string;
   @ApiProperty() rank!: number;
   @ApiProperty() description!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;

@@ -1,13 +1,11 @@
 import { Collection, Entity, ManyToOne, OneToMany, OptionalProps, PrimaryKey, Property, Rel } from '@mikro-orm/core';
 import { Flag } from '../flags/flag.entity';
 import { KEY, TEXT, TIMESTAMP } from '../storage/columns';
+import { RolloutType, SegmentOperator } from '../wire';
 import { RolloutSegment } from './rollout-segment.entity';
 
-export enum RolloutType {
-  UNKNOWN = 0,
-  SEGMENT = 1,
-  THRESHOLD = 2,
-}
+// Re-exported for the services that still import it from here; its home is src/wire/.
+export { RolloutType };
 
 /** One table for both kinds: a threshold rollout fills `percentage`, a segment rollout its segment references. */
 @Entity({ tableName: 'rollouts' })
@@ -33,7 +31,7 @@ export class Rollout {
   percentage: number | null = null;
 
   @Property({ type: 'integer', default: 0 })
-  segmentOperator: number = 0;
+  segmentOperator: number = SegmentOperator.OR;
 
   /** The boolean the rollout returns when it matches. */
   @Property({ type: 'boolean', default: false })

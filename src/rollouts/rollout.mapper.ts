@@ -1,13 +1,11 @@
 import { formatTimestamp } from '../common/timestamps';
-import { SEGMENT_OPERATOR_LABEL, segmentKeyFields } from '../rules/rule.mapper';
+import { segmentKeyFields } from '../rules/rule.mapper';
+import { ROLLOUT_TYPE_NAMES, RolloutType, SEGMENT_OPERATOR_NAMES, SegmentOperator } from '../wire';
 import type { RolloutResponse } from './rollout.dto';
-import { Rollout, RolloutType } from './rollout.entity';
+import type { Rollout } from './rollout.entity';
 
-export const ROLLOUT_TYPE_LABEL: Record<number, string> = {
-  [RolloutType.UNKNOWN]: 'UNKNOWN_ROLLOUT_TYPE',
-  [RolloutType.SEGMENT]: 'SEGMENT_ROLLOUT_TYPE',
-  [RolloutType.THRESHOLD]: 'THRESHOLD_ROLLOUT_TYPE',
-};
+// rollouts.service.ts still imports the names under this name; its home is src/wire/.
+export { ROLLOUT_TYPE_NAMES as ROLLOUT_TYPE_LABEL };
 
 /** The rollout must have its segments (with their segment) loaded. */
 export function toRolloutResponse(r: Rollout, namespaceKey: string, flagKey: string): RolloutResponse {
@@ -15,7 +13,7 @@ export function toRolloutResponse(r: Rollout, namespaceKey: string, flagKey: str
     id: r.id,
     namespaceKey,
     flagKey,
-    type: ROLLOUT_TYPE_LABEL[r.type] ?? 'UNKNOWN_ROLLOUT_TYPE',
+    type: ROLLOUT_TYPE_NAMES[r.type] ?? ROLLOUT_TYPE_NAMES[RolloutType.UNKNOWN],
     rank: r.rank,
     description: r.description,
     createdAt: formatTimestamp(r.createdAt),
@@ -26,7 +24,7 @@ export function toRolloutResponse(r: Rollout, namespaceKey: string, flagKey: str
   } else if (r.type === RolloutType.SEGMENT) {
     const keys = r.segments.getItems().map((rs) => rs.segment.key);
     const { segmentKey, segmentKeys } = segmentKeyFields(keys);
-    out.segment = { segmentKey, value: r.value, segmentKeys, segmentOperator: SEGMENT_OPERATOR_LABEL[r.segmentOperator] ?? 'OR_SEGMENT_OPERATOR' };
+    out.segment = { segmentKey, value: r.value, segmentKeys, segmentOperator: SEGMENT_OPERATOR_NAMES[r.segmentOperator] ?? SEGMENT_OPERATOR_NAMES[SegmentOperator.OR] };
   }
   return out;
 }

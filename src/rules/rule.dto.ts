@@ -1,8 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { EnumField, IntField, NumberField, StringField, StringListField } from '../common/dto-fields';
-import { SegmentOperator } from './rule.entity';
-
-export const SEGMENT_OPERATOR_NAMES = { OR_SEGMENT_OPERATOR: SegmentOperator.OR, AND_SEGMENT_OPERATOR: SegmentOperator.AND };
+import { SEGMENT_OPERATOR_NAMES, SEGMENT_OPERATORS_BY_NAME, SegmentOperator } from '../wire';
 
 export class RuleRequest {
   @StringField({ description: 'Deprecated: a single segment (use segmentKeys)' })
@@ -11,7 +9,7 @@ export class RuleRequest {
   @StringListField({ example: ['beta-users'] })
   segmentKeys?: string[];
 
-  @EnumField(SEGMENT_OPERATOR_NAMES, { description: 'Default OR_SEGMENT_OPERATOR; forced to OR for one segment' })
+  @EnumField(SEGMENT_OPERATORS_BY_NAME, { description: 'Default OR_SEGMENT_OPERATOR; forced to OR for one segment' })
   segmentOperator?: SegmentOperator;
 
   @IntField({ description: 'Create only; must be greater than 0' })
@@ -67,7 +65,7 @@ export class RuleResponse {
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
   @ApiProperty() namespaceKey!: string;
   @ApiProperty({ type: [String], description: 'The segments when the rule has two or more, else []' }) segmentKeys!: string[];
-  @ApiProperty({ enum: Object.keys(SEGMENT_OPERATOR_NAMES) }) segmentOperator!: string;
+  @ApiProperty({ enum: Object.values(SEGMENT_OPERATOR_NAMES) }) segmentOperator!: string;
 }
 
 export class RuleListResponse {

@@ -1,13 +1,9 @@
 import { Collection, Entity, ManyToOne, OneToMany, PrimaryKey, Property, Rel } from '@mikro-orm/core';
 import { Flag } from '../flags/flag.entity';
 import { KEY, TIMESTAMP } from '../storage/columns';
+import { SegmentOperator } from '../wire';
 import { Distribution } from './distribution.entity';
 import { RuleSegment } from './rule-segment.entity';
-
-export enum SegmentOperator {
-  OR = 0,
-  AND = 1,
-}
 
 @Entity({ tableName: 'rules' })
 export class Rule {

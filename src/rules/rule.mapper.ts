@@ -1,9 +1,8 @@
 import { formatTimestamp } from '../common/timestamps';
 import type { Distribution } from './distribution.entity';
-import { SEGMENT_OPERATOR_NAMES, type DistributionResponse, type RuleResponse } from './rule.dto';
+import { SEGMENT_OPERATOR_NAMES, SegmentOperator } from '../wire';
+import type { DistributionResponse, RuleResponse } from './rule.dto';
 import type { Rule } from './rule.entity';
-
-export const SEGMENT_OPERATOR_LABEL = Object.fromEntries(Object.entries(SEGMENT_OPERATOR_NAMES).map(([k, v]) => [v, k])) as Record<number, string>;
 
 /** Flipt's output rule: one segment goes in `segmentKey`, two or more in `segmentKeys`. */
 export function segmentKeyFields(keys: string[]): { segmentKey: string; segmentKeys: string[] } {
@@ -35,6 +34,6 @@ export function toRuleResponse(r: Rule, namespaceKey: string, flagKey: string): 
     updatedAt: formatTimestamp(r.updatedAt),
     namespaceKey,
     segmentKeys,
-    segmentOperator: SEGMENT_OPERATOR_LABEL[r.segmentOperator] ?? 'OR_SEGMENT_OPERATOR',
+    segmentOperator: SEGMENT_OPERATOR_NAMES[r.segmentOperator] ?? SEGMENT_OPERATOR_NAMES[SegmentOperator.OR],
   };
 }

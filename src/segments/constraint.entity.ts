@@ -10,7 +10,7 @@ export class Constraint {
   @ManyToOne({ entity: 'Segment', fieldName: 'segment_id', deleteRule: 'cascade' })
   segment!: Rel<Segment>;
 
-  /** Flipt's ComparisonType number (1 string … 5 entity id). */
+  /** Flipt's ComparisonType number (src/wire/comparison-type.ts). */
   @Property({ type: 'integer' })
   type!: number;
 

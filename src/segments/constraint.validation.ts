@@ -5,10 +5,11 @@
  */
 import { InvalidError } from '../common/errors';
 import { maxLength, maxText, requireField } from '../common/validation';
-import { isOperatorAllowed, MAX_LIST_ITEMS, NO_VALUE_OPERATORS, normalizeDateTimeValue } from '../core/operators';
+import {
+  ENTITY_ID_PROPERTY, isOperatorAllowed, LIST_OPERATORS, MAX_LIST_ITEMS, NO_VALUE_OPERATORS, normalizeDateTimeValue,
+} from '../core/operators';
+import { COMPARISON_TYPE_NAMES, COMPARISON_TYPE_WORDS, ComparisonType } from '../wire';
 import type { ConstraintRequest } from './segment.dto';
-
-const TYPE_WORD: Record<number, string> = { 1: 'string', 2: 'number', 3: 'boolean', 4: 'datetime', 5: 'entityId' };
 
 export interface ConstraintInput {
   type: number;
@@ -23,24 +24,26 @@ export function validateConstraint(segmentKey: string, req: ConstraintRequest): 
   const property = maxLength('property', requireField('property', req.property));
   const rawOperator = maxLength('operator', requireField('operator', req.operator));
   const operator = rawOperator.toLowerCase();
-  const type = req.type ?? 0;
-  const word = TYPE_WORD[type];
-  if (!word) throw new InvalidError('invalid constraint type: "UNKNOWN_COMPARISON_TYPE"');
+  const type = req.type ?? ComparisonType.UNKNOWN;
+  const word = COMPARISON_TYPE_WORDS[type];
+  if (!word) throw new InvalidError(`invalid constraint type: "${COMPARISON_TYPE_NAMES[ComparisonType.UNKNOWN]}"`);
   if (!isOperatorAllowed(type, operator)) {
     throw new InvalidError(`constraint operator ${JSON.stringify(rawOperator)} is not valid for type ${word}`);
   }
-  if (type === 5 && property !== 'entityId') throw new InvalidError(`property is ${property} instead of "entityId"`);
+  if (type === ComparisonType.ENTITY_ID && property !== ENTITY_ID_PROPERTY) {
+    throw new InvalidError(`property is ${property} instead of "${ENTITY_ID_PROPERTY}"`);
+  }
 
   const description = maxText('description', req.description);
   if (NO_VALUE_OPERATORS.has(operator)) return { type, property, operator, value: '', description };
 
   let value = maxText('value', requireField('value', req.value));
-  if (type === 4) {
+  if (type === ComparisonType.DATETIME) {
     const normalized = normalizeDateTimeValue(value);
     if (normalized === null) throw new InvalidError(`parsing datetime from ${JSON.stringify(value)}`);
     value = normalized;
-  } else if ((operator === 'isoneof' || operator === 'isnotoneof') && type !== 3) {
-    checkList(property, word, value, type === 2 ? 'number' : 'string');
+  } else if (LIST_OPERATORS.has(operator) && type !== ComparisonType.BOOLEAN) {
+    checkList(property, word, value, type === ComparisonType.NUMBER ? 'number' : 'string');
   }
   return { type, property, operator, value, description };
 }

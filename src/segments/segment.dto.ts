@@ -1,16 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { EnumField, StringField } from '../common/dto-fields';
-import { MatchType } from './segment.entity';
-
-export const MATCH_TYPE_NAMES = { ALL_MATCH_TYPE: MatchType.ALL, ANY_MATCH_TYPE: MatchType.ANY };
-export const COMPARISON_TYPE_VALUES = {
-  UNKNOWN_COMPARISON_TYPE: 0,
-  STRING_COMPARISON_TYPE: 1,
-  NUMBER_COMPARISON_TYPE: 2,
-  BOOLEAN_COMPARISON_TYPE: 3,
-  DATETIME_COMPARISON_TYPE: 4,
-  ENTITY_ID_COMPARISON_TYPE: 5,
-};
+import { COMPARISON_TYPE_NAMES, COMPARISON_TYPES_BY_NAME, MATCH_TYPE_NAMES, MATCH_TYPES_BY_NAME, MatchType } from '../wire';
 
 export class SegmentRequest {
   @StringField({ required: true, example: 'beta-users', description: 'Create only; letters, digits, `-`, `_`, `,`' })
@@ -22,7 +12,7 @@ export class SegmentRequest {
   @StringField()
   description?: string;
 
-  @EnumField(MATCH_TYPE_NAMES, { description: 'Default ALL_MATCH_TYPE' })
+  @EnumField(MATCH_TYPES_BY_NAME, { description: 'Default ALL_MATCH_TYPE' })
   matchType?: MatchType;
 
   @StringField({ description: 'Legacy routes only' })
@@ -30,7 +20,7 @@ export class SegmentRequest {
 }
 
 export class ConstraintRequest {
-  @EnumField(COMPARISON_TYPE_VALUES, { required: true })
+  @EnumField(COMPARISON_TYPES_BY_NAME, { required: true })
   type?: number;
 
   @StringField({ required: true, example: 'plan' })
@@ -52,7 +42,7 @@ export class ConstraintRequest {
 export class ConstraintResponse {
   @ApiProperty() id!: string;
   @ApiProperty() segmentKey!: string;
-  @ApiProperty({ enum: Object.keys(COMPARISON_TYPE_VALUES) }) type!: string;
+  @ApiProperty({ enum: Object.values(COMPARISON_TYPE_NAMES) }) type!: string;
   @ApiProperty() property!: string;
   @ApiProperty() operator!: string;
   @ApiProperty() value!: string;
@@ -69,7 +59,7 @@ export class SegmentResponse {
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
   @ApiProperty({ type: [ConstraintResponse] }) constraints!: ConstraintResponse[];
-  @ApiProperty({ enum: Object.keys(MATCH_TYPE_NAMES) }) matchType!: string;
+  @ApiProperty({ enum: Object.values(MATCH_TYPE_NAMES) }) matchType!: string;
   @ApiProperty() namespaceKey!: string;
 }
 

@@ -1,12 +1,11 @@
 import { Collection, Entity, ManyToOne, OneToMany, PrimaryKey, Property, Rel, Unique } from '@mikro-orm/core';
 import { Namespace } from '../namespaces/namespace.entity';
 import { KEY, TEXT, TIMESTAMP } from '../storage/columns';
+import { MatchType } from '../wire';
 import { Constraint } from './constraint.entity';
 
-export enum MatchType {
-  ALL = 0,
-  ANY = 1,
-}
+// Re-exported for the services that still import it from here; its home is src/wire/.
+export { MatchType };
 
 @Entity({ tableName: 'segments' })
 @Unique({ properties: ['namespace', 'key'] })

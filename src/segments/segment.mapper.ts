@@ -1,16 +1,14 @@
 import { formatTimestamp } from '../common/timestamps';
+import { COMPARISON_TYPE_NAMES, ComparisonType, MATCH_TYPE_NAMES, MatchType } from '../wire';
 import type { Constraint } from './constraint.entity';
-import { COMPARISON_TYPE_VALUES, MATCH_TYPE_NAMES, type ConstraintResponse, type SegmentResponse } from './segment.dto';
+import type { ConstraintResponse, SegmentResponse } from './segment.dto';
 import type { Segment } from './segment.entity';
-
-const COMPARISON_LABEL = Object.fromEntries(Object.entries(COMPARISON_TYPE_VALUES).map(([k, v]) => [v, k]));
-const MATCH_LABEL = Object.fromEntries(Object.entries(MATCH_TYPE_NAMES).map(([k, v]) => [v, k]));
 
 export function toConstraintResponse(c: Constraint, namespaceKey: string, segmentKey: string): ConstraintResponse {
   return {
     id: c.id,
     segmentKey,
-    type: COMPARISON_LABEL[c.type] ?? 'UNKNOWN_COMPARISON_TYPE',
+    type: COMPARISON_TYPE_NAMES[c.type] ?? COMPARISON_TYPE_NAMES[ComparisonType.UNKNOWN],
     property: c.property,
     operator: c.operator,
     value: c.value,
@@ -31,7 +29,7 @@ export function toSegmentResponse(s: Segment): SegmentResponse {
     createdAt: formatTimestamp(s.createdAt),
     updatedAt: formatTimestamp(s.updatedAt),
     constraints: constraints.map((c) => toConstraintResponse(c, ns, s.key)),
-    matchType: MATCH_LABEL[s.matchType] ?? 'ALL_MATCH_TYPE',
+    matchType: MATCH_TYPE_NAMES[s.matchType] ?? MATCH_TYPE_NAMES[MatchType.ALL],
     namespaceKey: ns,
   };
 }
