@@ -12,13 +12,13 @@ import { AppModule } from './app.module';
 import { AuthGuard } from './auth/auth.guard';
 import { registerCrossOriginProtection } from './auth/cross-origin';
 import { PreBodyAuthentication } from './auth/pre-body-authentication';
+import { settleRoutePolicy } from './auth/route-policy';
 import { clientErrorHandler } from './common/client-errors';
 import { corsOptions } from './common/cors-options';
 import { ErrorFilter } from './common/error.filter';
 import { registerForwardedPrefixCheck } from './common/forwarded-prefix';
 import { frameworkErrorHandler, registerHttpCompat } from './common/http-compat';
 import { registerJsonBodyParser } from './common/json-body';
-import { nestRoutes } from './common/nest-routes';
 import { RequestPipe } from './common/request.pipe';
 import { RouteRegistry } from './common/route-registry';
 import { registerSecurityHeaders } from './common/security-headers';
@@ -47,8 +47,10 @@ export async function createApp(config: FlagpoleConfig): Promise<NestFastifyAppl
   const preBodyAuthentication = new PreBodyAuthentication(config.authentication.session);
   fastify.addHook('onRoute', (route) => {
     routes.add(route.method, route.url);
-    evaluationFastPath.onRoute(route);
-    preBodyAuthentication.onRoute(route);
+    // What the route needs from authentication, worked out once here (route-policy.ts).
+    const policy = settleRoutePolicy(route, config);
+    evaluationFastPath.onRoute(route, policy);
+    preBodyAuthentication.onRoute(route, policy);
   });
   // First of the onRequest hooks, as Flipt's CORS middleware is outermost: refusals carry CORS headers too.
   if (config.cors.enabled) await fastify.register(fastifyCors, corsOptions(config.cors));
@@ -67,8 +69,7 @@ export async function createApp(config: FlagpoleConfig): Promise<NestFastifyAppl
   app.useGlobalPipes(new RequestPipe());
   const guard = app.get(AuthGuard);
   evaluationFastPath.bind(app.get(EvaluationService), guard);
-  // Nest registers its routes at init (listen), after this: onRoute then finds which ones need a credential.
-  preBodyAuthentication.bind(guard, nestRoutes(app));
+  preBodyAuthentication.bind(guard);
   // Signals are handled by main.ts (health/graceful-shutdown.ts): readiness first, then close, then exit 0.
   setupSwagger(app);
   return app;

@@ -1,10 +1,9 @@
 /**
  * What every authentication method is to the rest of Flagpole. A method lives in `methods/<name>/` and is registered
- * by one line in `methods/index.ts`; the guard, `GET /auth/v1/method` and the cleanup task only ever see this
- * interface.
+ * by one line in `methods/index.ts`; `GET /auth/v1/method`, the client-token strategy and the cleanup task only ever
+ * see this interface. How a request is authenticated is a Passport strategy's business (method-module.ts).
  */
 import type { AuthenticationCleanupConfig } from '../config/config.types';
-import type { CredentialRequest } from './credentials';
 import type { AuthenticationRecord } from './authentication.record';
 
 /** Flipt's `flipt.auth.Method`; the member names are the names on the wire. */
@@ -42,12 +41,6 @@ export interface AuthMethod {
    * task. JWT authentications live only for one request and have none.
    */
   readonly cleanup?: AuthenticationCleanupConfig;
-  /**
-   * For methods whose credential is presented on every request instead of exchanged for a client token (JWT):
-   * the authentication, or null when the request carries no credential of this method. A credential of this method
-   * that does not verify throws UnauthenticatedError.
-   */
-  authenticate?(request: CredentialRequest): Promise<AuthenticationRecord | null>;
   /**
    * Refuses an authentication of this method that has stopped being acceptable since it was stored (OIDC's
    * `email_matches`): true = acceptable.

@@ -1,43 +1,35 @@
 /**
- * What a route needs from authentication, declared where the route is. The one guard (auth.guard.ts) reads these;
- * a route without any of them requires an authentication (when `authentication.required`) and refuses namespaced
- * tokens.
+ * What a route needs from authentication, declared where the route is (route-policy.ts keeps and resolves it). A
+ * Nest route declares one of these on its method or controller; without any, it requires an authentication (when
+ * `authentication.required`) and refuses namespaced tokens.
  */
-import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FlagpoleConfig } from '../config/config.types';
 import type { AuthenticationRecord } from './authentication.record';
+import { declareRoute, type ExcludableGroup, type NamespaceSource } from './route-policy';
 
-export const PUBLIC = 'flagpole:auth:public';
-export const EXCLUDABLE = 'flagpole:auth:excludable';
-export const NAMESPACE_SCOPE = 'flagpole:auth:namespace-scope';
+export type { ExcludableGroup, NamespaceSource } from './route-policy';
 
 /** Never authenticated: health, `GET /auth/v1/method`, the login endpoints of the OIDC, GitHub and Kubernetes methods. */
-export const Public = () => SetMetadata(PUBLIC, true);
+export const Public = () => declareRoute({ public: true });
 
 /**
  * Public while `protect(config)` is false; otherwise like any route without `@Public()`. For `/metrics`, which
  * Prometheus scrapes without a credential unless `metrics.require_authentication` asks for one.
  */
-export const PublicUnless = (protect: (config: FlagpoleConfig) => boolean) => SetMetadata(PUBLIC, protect);
+export const PublicUnless = (protect: (config: FlagpoleConfig) => boolean) => declareRoute({ public: protect });
+
+/** Requires an authentication when `authentication.required`, whatever the exclusions; not namespace-scoped. */
+export const Authenticated = () => declareRoute({});
 
 /** The `authentication.exclude.<group>` switch that opens the route (Flipt's management, evaluation and OFREP APIs). */
-export type ExcludableGroup = 'management' | 'evaluation' | 'ofrep';
-export const Excludable = (group: ExcludableGroup) => SetMetadata(EXCLUDABLE, group);
+export const Excludable = (group: ExcludableGroup) => declareRoute({ group });
 
-/**
- * Where a request names its namespace:
- * - `namespaceKey`: the path parameter, else `namespaceKey` (`namespace_key`) of the body, else of the query;
- * - `key`: the path parameter `key`, else the body's `key` (namespace CRUD, snapshots);
- * - `requests`: every item of the body's `requests` (v2 batch evaluation), which must all agree.
- * An empty namespace is `default`.
- */
-export type NamespaceSource = 'namespaceKey' | 'key' | 'requests';
-
-/** Namespaced tokens may use the route when the request's namespace is theirs. */
-export const NamespaceScoped = (from: NamespaceSource = 'namespaceKey') => SetMetadata(NAMESPACE_SCOPE, from);
+/** Namespaced tokens may use the route when the request's namespace (read from `from`) is theirs. */
+export const NamespaceScoped = (from: NamespaceSource = 'namespaceKey') => declareRoute({ scope: from });
 
 /** Overrides a controller-wide `@NamespaceScoped`: the route names no single namespace (listing namespaces). */
-export const Unscoped = () => SetMetadata(NAMESPACE_SCOPE, null);
+export const Unscoped = () => declareRoute({ scope: null });
 
 /** The request's property holding the authentication the guard found. */
 export const AUTHENTICATION = Symbol('flagpole:authentication');

@@ -1,138 +1,127 @@
 /**
- * The one guard (registered as APP_GUARD), composing the methods' Passport strategies. With
- * `authentication.required` off it enforces nothing, as Flipt installs no authentication at all then. With it on,
- * every route needs an authentication except `@Public()` routes and routes whose `@Excludable(group)` is switched
- * off by `authentication.exclude.<group>`:
- *   1. the strategies of methods that read a credential from every request (JWT) try first;
- *   2. then the client-token strategy looks the Bearer token or session cookie up; expired → refused;
- *   3. the authentication's own method may still refuse it (OIDC `email_matches`);
- *   4. a namespaced static token must be used on a `@NamespaceScoped` route, in its namespace.
- * Every refusal is Flipt's 401 `request was not authenticated`.
+ * The one guard (registered as APP_GUARD). It composes the enabled methods' Passport strategies (auth-strategies.ts)
+ * on a Passport instance of its own, one per application, and applies each route's policy (route-policy.ts, worked
+ * out once per route at start-up). With `authentication.required` off it enforces nothing, as Flipt installs no
+ * authentication at all then. Where a route requires an authentication:
+ *   1. Passport tries the strategies in order: JWT (when enabled) first, then client tokens; the first that finds
+ *      its credential decides, and one that refuses it ends the attempt;
+ *   2. a namespaced static token must be used on a namespace-scoped route, in its namespace.
+ * Every refusal is Flipt's 401 `request was not authenticated`. The authentication is usually worked out before the
+ * body is read (pre-body-authentication.ts, by `authenticate` below) and taken here; the evaluation fast path calls
+ * `admit` itself.
  */
-import { ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import { AuthGuard as PassportGuard } from '@nestjs/passport';
+import { ExecutionContext, Inject, Injectable, Logger, type CanActivate } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Passport } from 'passport';
 import { UnauthenticatedError } from '../common/errors';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
-import { AUTH_METHODS, AuthMethod, Method } from './auth-method';
-import {
-  AUTHENTICATION, AuthenticatedRequest, EXCLUDABLE, ExcludableGroup, NAMESPACE_SCOPE, NamespaceSource, PUBLIC,
-} from './auth.decorators';
-import { AuthenticationStore } from './authentication.store';
-import { isExpired, type AuthenticationRecord } from './authentication.record';
-import { credentialOf, type Credential, type CredentialRequest } from './credentials';
-import { METHODS } from './methods';
-import {
-  attachAuthenticator, CLIENT_TOKEN_STRATEGY, RequestAuthenticator, takeEarlyAuthentication,
-} from './request-authenticator';
-import { requestNamespace } from './request-namespace';
-import { clearRefusedSession } from './session-cookies';
+import { Method } from './auth-method';
+import { AUTH_STRATEGIES, type NamedStrategy } from './auth-strategies';
+import { AUTHENTICATION, type AuthenticatedRequest } from './auth.decorators';
+import type { AuthenticationRecord } from './authentication.record';
+import { takeEarlyAuthentication, type Authentication } from './early-authentication';
 import { TOKEN_NAMESPACE } from './methods/token/token.metadata';
+import { requestNamespace } from './request-namespace';
+import { policyOfRequest, type RoutePolicy } from './route-policy';
+import { clearRefusedSession } from './session-cookies';
 
-/** Passport strategies in the order they are tried: per-request methods first, then client tokens. */
-const STRATEGIES = [...METHODS.flatMap((m) => (m.strategy ? [m.name] : [])), CLIENT_TOKEN_STRATEGY];
+const NO_RESPONSE = {};
 
 @Injectable()
-export class AuthGuard extends PassportGuard(STRATEGIES) implements RequestAuthenticator {
+export class AuthGuard implements CanActivate {
   private readonly logger = new Logger('Authentication');
-  private readonly byName: Map<string, AuthMethod>;
-  private readonly byMethod: Map<Method, AuthMethod>;
-  private readonly jwtEnabled: boolean;
+  private readonly passport = new Passport();
+  private readonly strategies: string[];
+  private readonly tokensEnabled: boolean;
 
   constructor(
-    private readonly reflector: Reflector,
     @Inject(CONFIG) private readonly config: FlagpoleConfig,
-    @Inject(AUTH_METHODS) methods: AuthMethod[],
-    private readonly store: AuthenticationStore,
+    @Inject(AUTH_STRATEGIES) strategies: NamedStrategy[],
   ) {
-    super();
-    const enabled = methods.filter((m) => m.enabled);
-    this.byName = new Map(enabled.map((m) => [m.name, m]));
-    this.byMethod = new Map(enabled.map((m) => [m.method, m]));
-    this.jwtEnabled = this.byMethod.has(Method.METHOD_JWT);
+    for (const s of strategies) this.passport.use(s.name, s.strategy);
+    this.strategies = strategies.map((s) => s.name);
+    this.tokensEnabled = config.authentication.methods.token.enabled;
   }
 
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (context.getType() !== 'http' || !this.enforcedOn(context.getHandler(), context.getClass())) return true;
-    const targets = [context.getHandler(), context.getClass()];
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    if (context.getType() !== 'http') return true;
     const http = context.switchToHttp();
-    const request = http.getRequest<FastifyRequest & AuthenticatedRequest>();
-    try {
-      attachAuthenticator(request, this);
-      await super.canActivate(context);
-      const authentication = (request as { user?: AuthenticationRecord }).user!;
-      this.checkNamespace(authentication, request, this.reflector.getAllAndOverride(NAMESPACE_SCOPE, targets));
-      request[AUTHENTICATION] = authentication;
-      return true;
-    } catch (e) {
-      if (e instanceof UnauthenticatedError) {
-        clearRefusedSession(request, http.getResponse<FastifyReply>(), this.config.authentication.session);
-      }
-      throw e;
-    }
+    const request = http.getRequest<FastifyRequest>();
+    const policy = policyOfRequest(request, this.config);
+    if (!policy.authenticate) return true;
+    const admitted = this.admit(request, http.getResponse<FastifyReply>(), policy);
+    return admitted ? admitted.then(() => true) : true;
   }
 
   /**
-   * Whether a route needs an authentication: `authentication.required` is on, the route is not `@Public()`, and its
-   * `@Excludable` group is not excluded. It depends on configuration and route metadata only, so a caller may ask
-   * once per route (the evaluation fast path does).
+   * Lets the request through under `policy` (which requires an authentication), with its authentication on the
+   * request (`@CurrentAuthentication()`), or throws UnauthenticatedError. Synchronous (undefined) when the
+   * authentication was at hand, a promise when it had to be waited for.
    */
-  enforcedOn(handler: Function, controller: Function): boolean {
-    if (!this.config.authentication.required) return false;
-    const targets = [handler, controller];
-    const open = this.reflector.getAllAndOverride<boolean | ((config: FlagpoleConfig) => boolean) | undefined>(PUBLIC, targets);
-    if (open === true || (typeof open === 'function' && !open(this.config))) return false;
-    const group = this.reflector.getAllAndOverride<ExcludableGroup | undefined>(EXCLUDABLE, targets);
-    return !(group && this.config.authentication.exclude[group]);
-  }
-
-  /** Passport's verdict: a strategy's error (a JWT that does not verify, an unknown token) or no strategy matched. */
-  override handleRequest<T>(error: unknown, user: T | false): T {
-    if (error) throw error;
-    if (!user) this.refuse('no strategy authenticated the request');
-    return user;
-  }
-
-  enabledMethod(name: AuthMethod['name']): AuthMethod | undefined {
-    return this.byName.get(name);
-  }
-
-  authenticateClientToken(request: CredentialRequest): Promise<AuthenticationRecord> {
-    return takeEarlyAuthentication(request) ?? this.lookUpClientToken(request);
-  }
-
-  /** The request's credential as the strategies will read it (pre-body-authentication.ts asks before the body). */
-  requestCredential(request: CredentialRequest): Credential | null {
-    return credentialOf(request, this.jwtEnabled);
-  }
-
-  private async lookUpClientToken(request: CredentialRequest): Promise<AuthenticationRecord> {
-    const credential = credentialOf(request, this.jwtEnabled);
-    if (credential?.kind !== 'client-token') return this.refuse('no authorization provided');
-    const authentication = await this.store.getByClientToken(credential.value);
-    if (!authentication) return this.refuse('unknown client token');
-    if (isExpired(authentication)) return this.refuse(`authentication ${authentication.id} expired`);
-    if (this.byMethod.get(authentication.method)?.admits?.(authentication) === false) {
-      return this.refuse(`authentication ${authentication.id} no longer admitted by its method`);
+  admit(request: FastifyRequest, reply: FastifyReply, policy: RoutePolicy): void | Promise<void> {
+    let authentication: Authentication;
+    try {
+      authentication = takeEarlyAuthentication(request) ?? this.authenticate(request);
+    } catch (e) {
+      return this.refused(e, request, reply);
     }
-    return authentication;
+    if (!(authentication instanceof Promise)) return this.grant(authentication, request, reply, policy);
+    return authentication.then(
+      (a) => this.grant(a, request, reply, policy),
+      (e: unknown) => this.refused(e, request, reply),
+    );
+  }
+
+  /**
+   * The request's authentication by the first strategy that finds its credential, or UnauthenticatedError when
+   * none does. Synchronous when every strategy that ran answered from memory.
+   */
+  authenticate(request: FastifyRequest): Authentication {
+    let outcome: { user: AuthenticationRecord } | { error: unknown } | undefined;
+    let settle: ((o: NonNullable<typeof outcome>) => void) | undefined;
+    const done = (error: unknown, user?: AuthenticationRecord | false | null) => {
+      const o = error ? { error } : user ? { user } : { error: this.refusal('no credential of an enabled method') };
+      if (settle) settle(o);
+      else outcome = o;
+    };
+    this.passport.authenticate(this.strategies, { session: false }, done)(request, NO_RESPONSE, done);
+    if (outcome) {
+      if ('error' in outcome) throw outcome.error;
+      return outcome.user;
+    }
+    return new Promise((resolve, reject) => {
+      settle = (o) => ('error' in o ? reject(o.error) : resolve(o.user));
+    });
+  }
+
+  private grant(a: AuthenticationRecord, request: FastifyRequest, reply: FastifyReply, policy: RoutePolicy): void {
+    try {
+      this.checkNamespace(a, request, policy);
+    } catch (e) {
+      this.refused(e, request, reply);
+    }
+    (request as AuthenticatedRequest)[AUTHENTICATION] = a;
+  }
+
+  private refused(e: unknown, request: FastifyRequest, reply: FastifyReply): never {
+    if (e instanceof UnauthenticatedError) clearRefusedSession(request, reply, this.config.authentication.session);
+    throw e;
   }
 
   /** Flipt's NamespaceMatchingInterceptor: only static tokens carry a namespace, and only when that method is on. */
-  private checkNamespace(a: AuthenticationRecord, request: FastifyRequest, scope: NamespaceSource | null | undefined): void {
-    if (a.method !== Method.METHOD_TOKEN || !this.byMethod.has(Method.METHOD_TOKEN)) return;
+  private checkNamespace(a: AuthenticationRecord, request: FastifyRequest, policy: RoutePolicy): void {
+    if (a.method !== Method.METHOD_TOKEN || !this.tokensEnabled) return;
     const bound = a.metadata[TOKEN_NAMESPACE];
     if (bound === undefined) return;
-    if (!scope) this.refuse('namespaced token used on a route that is not scoped to a namespace');
+    if (!policy.scope) throw this.refusal('namespaced token used on a route that is not scoped to a namespace');
     if (bound.trim() === '') return;
-    const namespace = requestNamespace(request, scope!);
-    if (namespace !== bound.trim()) this.refuse(`namespaced token for ${JSON.stringify(bound.trim())} used in another namespace`);
+    const namespace = requestNamespace(request, policy.scope);
+    if (namespace !== bound.trim()) throw this.refusal(`namespaced token for ${JSON.stringify(bound.trim())} used in another namespace`);
   }
 
-  private refuse(reason: string): never {
+  private refusal(reason: string): UnauthenticatedError {
     this.logger.debug(`unauthenticated: ${reason}`);
-    throw new UnauthenticatedError();
+    return new UnauthenticatedError();
   }
 }

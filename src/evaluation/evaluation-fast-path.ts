@@ -3,8 +3,8 @@
  * and interceptor chains, several promise layers) cost about a quarter of their throughput (measured: 11.0k vs
  * 14.7k req/s on 2 cores), so as Fastify registers them their handlers are swapped for a direct call to
  * EvaluationService that keeps what the pipeline did for these routes:
- *   - the one guard runs, with the controller method's metadata (`@Excludable`, `@NamespaceScoped`), wherever it
- *     enforces authentication (AuthGuard.enforcedOn, asked once per route);
+ *   - where the route's policy (route-policy.ts, settled once as the route is registered) requires an
+ *     authentication, the one guard admits the request (AuthGuard.admit) before the service runs;
  *   - the status is 200 and the body is the service's answer; single answers are serialised by a compiled serialiser
  *     from the route's response schema (evaluation-response.schemas.ts); answers are returned synchronously when the
  *     namespace's snapshot is in memory, so that no promise is made on the way;
@@ -12,10 +12,9 @@
  * Nest still declares the routes (Swagger documents them from EvaluationController); only the handler changes.
  * Until the application is bound (never, in practice: routes serve only after start) Nest's handler answers.
  */
-import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AuthGuard } from '../auth/auth.guard';
-import { EvaluationController } from './evaluation.controller';
+import type { RoutePolicy } from '../auth/route-policy';
 import { BOOLEAN_RESPONSE_SCHEMA, VARIANT_RESPONSE_SCHEMA } from './evaluation-response.schemas';
 import type { EvaluationService } from './evaluation.service';
 
@@ -36,34 +35,29 @@ const RESPONSE_SCHEMAS: Partial<Record<Operation, object>> = {
 interface Bound {
   service: EvaluationService;
   guard: AuthGuard;
-  enforced: Record<Operation, boolean>;
 }
 
 export class EvaluationFastPath {
   private bound: Bound | null = null;
 
-  /** For Fastify's `onRoute` hook: takes over the evaluation routes' handlers and sets their response schemas. */
-  onRoute(route: RouteOptions): void {
+  /** For Fastify's `onRoute` hook, with the route's policy: takes over the evaluation routes' handlers and schemas. */
+  onRoute(route: RouteOptions, policy: RoutePolicy | undefined): void {
     const operation = ROUTES[route.url];
     if (!operation || route.method !== 'POST') return;
     const responseSchema = RESPONSE_SCHEMAS[operation];
     if (responseSchema) route.schema = { ...route.schema, response: { 200: responseSchema } };
     const nest = route.handler;
-    const handler = EvaluationController.prototype[operation];
     const fastPath = this;
     route.handler = function (this: unknown, request: FastifyRequest, reply: FastifyReply) {
       const bound = fastPath.bound;
       if (!bound) return nest.call(this as never, request, reply);
-      if (!bound.enforced[operation]) return bound.service[operation](request.body);
-      // It allows or throws UnauthenticatedError; it never answers false.
-      return bound.guard
-        .canActivate(new ExecutionContextHost([request, reply], EvaluationController, handler))
-        .then(() => bound.service[operation](request.body));
+      if (!policy?.authenticate) return bound.service[operation](request.body);
+      const admitted = bound.guard.admit(request, reply, policy);
+      return admitted ? admitted.then(() => bound.service[operation](request.body)) : bound.service[operation](request.body);
     };
   }
 
   bind(service: EvaluationService, guard: AuthGuard): void {
-    const enforced = (operation: Operation) => guard.enforcedOn(EvaluationController.prototype[operation], EvaluationController);
-    this.bound = { service, guard, enforced: { boolean: enforced('boolean'), variant: enforced('variant'), batch: enforced('batch') } };
+    this.bound = { service, guard };
   }
 }

@@ -3,6 +3,9 @@
  * from `jwks_url` (fetched and refreshed by jose) or `public_key_file` (PEM). Verification follows Flipt's (hashicorp
  * cap): algorithms RS256, RS512, ES256, ES512 and EdDSA only (so never `none` or HMAC); `validate_claims.issuer`,
  * `.subject` and `.audiences` (any of them) when set; at least one of exp/nbf/iat, checked with 150 s leeway.
+ * A signature check costs more than the rest of an evaluation, and clients send the same JWT until it expires: a
+ * verified JWT is remembered (at most VERIFIED_MAX of them) until it expires, and for at most VERIFIED_MS, so a key
+ * removed from the JWKS stops its JWTs within that time.
  */
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -17,6 +20,9 @@ import { credentialOf, type CredentialRequest } from '../../credentials';
 
 export const JWT_ALGORITHMS = ['RS256', 'RS512', 'ES256', 'ES512', 'EdDSA'];
 export const JWT_LEEWAY_SECONDS = 150;
+
+const VERIFIED_MS = 60_000;
+const VERIFIED_MAX = 10_000;
 
 const METADATA_PREFIX = 'io.flagpole.auth';
 /** Fields of an object claim `user` and the metadata key each becomes. */
@@ -37,6 +43,8 @@ export class JwtMethod implements AuthMethod, OnModuleInit {
   private readonly logger = new Logger('Authentication');
   private readonly config: JwtMethodConfig;
   private key?: KeyObject | JWTVerifyGetKey;
+  /** Verified JWTs, by their text: the authentication and until when it may be served without verifying again. */
+  private readonly verified = new Map<string, { authentication: AuthenticationRecord; until: number }>();
 
   constructor(@Inject(CONFIG) config: FlagpoleConfig) {
     this.config = config.authentication.methods.jwt;
@@ -51,11 +59,27 @@ export class JwtMethod implements AuthMethod, OnModuleInit {
       : createRemoteJWKSet(new URL(this.config.jwksUrl));
   }
 
-  async authenticate(request: CredentialRequest): Promise<AuthenticationRecord | null> {
+  authenticate(request: CredentialRequest): AuthenticationRecord | null | Promise<AuthenticationRecord | null> {
     const credential = credentialOf(request, true);
     if (credential?.kind !== 'jwt') return null;
-    const payload = await this.verify(credential.value);
-    return { id: '', method: Method.METHOD_JWT, expiresAt: null, createdAt: null, updatedAt: null, metadata: metadataOf(payload) };
+    const jwt = credential.value;
+    const known = this.verified.get(jwt);
+    if (known && Date.now() < known.until) return known.authentication;
+    return this.verify(jwt).then((payload) => {
+      const authentication: AuthenticationRecord = {
+        id: '', method: Method.METHOD_JWT, expiresAt: null, createdAt: null, updatedAt: null, metadata: metadataOf(payload),
+      };
+      this.remember(jwt, authentication, payload);
+      return authentication;
+    });
+  }
+
+  private remember(jwt: string, authentication: AuthenticationRecord, payload: JWTPayload): void {
+    const at = Date.now();
+    const expires = payload.exp === undefined ? Infinity : (payload.exp + JWT_LEEWAY_SECONDS) * 1000;
+    this.verified.delete(jwt);
+    if (this.verified.size >= VERIFIED_MAX) this.verified.delete(this.verified.keys().next().value as string);
+    this.verified.set(jwt, { authentication, until: Math.min(expires, at + VERIFIED_MS) });
   }
 
   private async verify(jwt: string): Promise<JWTPayload> {

@@ -1,18 +1,23 @@
 /**
- * Passport strategy of the JWT method: `Authorization: JWT <jwt>` verified on every request. A request without a
- * JWT fails this strategy (the guard goes on to client tokens); a JWT that does not verify is refused outright.
+ * Passport strategy of the JWT method, registered only while the method is enabled: `Authorization: JWT <jwt>`
+ * verified on every request (JwtMethod; verified JWTs are remembered until they expire, for at most a minute). A
+ * request without a JWT is not this strategy's (Passport tries client tokens next); a JWT that does not verify is
+ * refused outright.
  */
 import { Injectable } from '@nestjs/common';
-import { PassportStrategy } from '@nestjs/passport';
-import { Strategy } from 'passport-custom';
-import type { AuthenticationRecord } from '../../authentication.record';
+import { RequestStrategy, type Validation } from '../../auth-strategies';
 import type { CredentialRequest } from '../../credentials';
-import { authenticatorOf } from '../../request-authenticator';
+import { JwtMethod } from './jwt.method';
+
+export const JWT_STRATEGY = 'jwt';
 
 @Injectable()
-export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
-  async validate(request: CredentialRequest): Promise<AuthenticationRecord | null> {
-    const method = authenticatorOf(request).enabledMethod('jwt');
-    return method?.authenticate ? method.authenticate(request) : null;
+export class JwtStrategy extends RequestStrategy(JWT_STRATEGY) {
+  constructor(private readonly jwt: JwtMethod) {
+    super();
+  }
+
+  validate(request: CredentialRequest): Validation {
+    return this.jwt.authenticate(request);
   }
 }

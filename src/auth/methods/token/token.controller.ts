@@ -2,8 +2,10 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CreateTokenRequest, CreateTokenResponse } from './token.dto';
 import { TokenService } from './token.service';
+import { Authenticated } from '../../auth.decorators';
 
 /** Mounted only when the token method is enabled. Needs a non-namespaced authentication when auth is required. */
+@Authenticated()
 @ApiTags('authentication')
 @Controller('auth/v1/method/token')
 export class TokenController {

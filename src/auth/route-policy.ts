@@ -1,0 +1,103 @@
+/**
+ * What a route needs from authentication, worked out once per route as Fastify registers it, and read from the
+ * request at run time. Routes declare it with the decorators of auth.decorators.ts, which write a declaration into
+ * the route's Fastify config (`@RouteConfig`, which Nest hands to Fastify); the `onRoute` hook of app.ts turns it into
+ * a RoutePolicy with the configuration at hand. The one guard, the evaluation fast path and the check made before a
+ * body is read all read `request.routeOptions.config[POLICY]`: nothing looks a route up again per request.
+ */
+import { PATH_METADATA } from '@nestjs/common/constants';
+import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
+import type { FastifyRequest, RouteOptions } from 'fastify';
+import type { FlagpoleConfig } from '../config/config.types';
+
+/** The `authentication.exclude.<group>` switch that opens a route (Flipt's management, evaluation and OFREP APIs). */
+export type ExcludableGroup = 'management' | 'evaluation' | 'ofrep';
+
+/**
+ * Where a request names its namespace:
+ * - `namespaceKey`: the path parameter, else `namespaceKey` (`namespace_key`) of the body, else of the query;
+ * - `key`: the path parameter `key`, else the body's `key` (namespace CRUD, snapshots);
+ * - `requests`: every item of the body's `requests` (v2 batch evaluation), which must all agree.
+ * An empty namespace is `default`.
+ */
+export type NamespaceSource = 'namespaceKey' | 'key' | 'requests';
+
+/** As a route declares it; a method's declaration wins over its controller's, field by field. */
+export interface AuthDeclaration {
+  /** true: never authenticated; a function: public while it answers false for the configuration. */
+  public?: true | ((config: FlagpoleConfig) => boolean);
+  group?: ExcludableGroup;
+  /** null: names no single namespace (namespaced tokens are refused). */
+  scope?: NamespaceSource | null;
+}
+
+/** What the route needs, for this configuration. */
+export interface RoutePolicy {
+  /** An authentication is required: `authentication.required`, not public, its group not excluded. */
+  readonly authenticate: boolean;
+  /** Where namespaced tokens find the request's namespace; null: they may not use the route. */
+  readonly scope: NamespaceSource | null;
+}
+
+const DECLARATION = 'flagpole:auth';
+const POLICY = 'flagpole:auth-policy';
+
+type RouteConfig = Record<string, unknown>;
+
+/** A class or method decorator adding `fields` to the declaration of the method, or of each route of the class. */
+export function declareRoute(fields: AuthDeclaration): ClassDecorator & MethodDecorator {
+  return (target: object, _key?: string | symbol, descriptor?: PropertyDescriptor) => {
+    if (descriptor) {
+      declare(descriptor.value as Function, fields, true);
+      return;
+    }
+    const prototype = (target as Function).prototype as Record<string, unknown>;
+    for (const name of Object.getOwnPropertyNames(prototype)) {
+      const method = prototype[name];
+      // Class decorators run after method ones: a field the method declared itself stays.
+      if (typeof method === 'function' && Reflect.hasMetadata(PATH_METADATA, method)) declare(method, fields, false);
+    }
+  };
+}
+
+function declare(method: Function, fields: AuthDeclaration, override: boolean): void {
+  const config = (Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, method) as RouteConfig | undefined) ?? {};
+  const existing = (config[DECLARATION] as AuthDeclaration | undefined) ?? {};
+  const merged = override ? { ...existing, ...fields } : { ...fields, ...existing };
+  Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...config, [DECLARATION]: merged }, method);
+}
+
+/** The policy for a declaration (every route without one: authentication required, no namespace scope). */
+export function resolvePolicy(declaration: AuthDeclaration, config: FlagpoleConfig): RoutePolicy {
+  const scope = declaration.scope ?? null;
+  if (!config.authentication.required) return { authenticate: false, scope };
+  const open = declaration.public;
+  if (open === true || (typeof open === 'function' && !open(config))) return { authenticate: false, scope };
+  const group = declaration.group;
+  return { authenticate: !(group && config.authentication.exclude[group]), scope };
+}
+
+/**
+ * For Fastify's `onRoute` hook: resolves a declared route's policy into its config. Returns it, or undefined for
+ * routes that declare nothing (Swagger's and the UI's files, served outside Nest and the guard).
+ */
+export function settleRoutePolicy(route: RouteOptions, config: FlagpoleConfig): RoutePolicy | undefined {
+  const routeConfig = route.config as RouteConfig | undefined;
+  const declaration = routeConfig?.[DECLARATION] as AuthDeclaration | undefined;
+  if (!declaration) return undefined;
+  const policy = resolvePolicy(declaration, config);
+  route.config = { ...routeConfig, [POLICY]: policy } as RouteOptions['config'];
+  return policy;
+}
+
+const REQUIRED: RoutePolicy = { authenticate: true, scope: null };
+
+/**
+ * The policy of the route the request matched. A route without one (declared outside Flagpole's decorators) gets
+ * the strictest: authentication required, no namespace scope.
+ */
+export function policyOfRequest(request: FastifyRequest, config: FlagpoleConfig): RoutePolicy {
+  const policy = (request.routeOptions.config as unknown as RouteConfig | undefined)?.[POLICY] as RoutePolicy | undefined;
+  if (policy) return policy;
+  return config.authentication.required ? REQUIRED : { authenticate: false, scope: null };
+}
