@@ -15,6 +15,7 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AuthGuard } from '../auth/auth.guard';
 import type { RoutePolicy } from '../auth/route-policy';
+import { parseBatchEvaluationRequest, parseEvaluationRequest } from './evaluation-request';
 import { BOOLEAN_RESPONSE_SCHEMA, VARIANT_RESPONSE_SCHEMA } from './evaluation-response.schemas';
 import type { EvaluationService } from './evaluation.service';
 
@@ -24,6 +25,13 @@ const ROUTES: Record<string, Operation> = {
   '/evaluate/v1/boolean': 'boolean',
   '/evaluate/v1/variant': 'variant',
   '/evaluate/v1/batch': 'batch',
+};
+
+/** What each route's handler does with the body, as the controller does: parse it (evaluation-request.ts), then call. */
+const CALLS: Record<Operation, (service: EvaluationService, body: unknown) => unknown> = {
+  boolean: (service, body) => service.boolean(parseEvaluationRequest(body)),
+  variant: (service, body) => service.variant(parseEvaluationRequest(body)),
+  batch: (service, body) => service.batch(parseBatchEvaluationRequest(body, service.maxBatchRequests)),
 };
 
 /** Batch answers are serialised by JSON.stringify (evaluation-response.schemas.ts says why). */
@@ -47,13 +55,14 @@ export class EvaluationFastPath {
     const responseSchema = RESPONSE_SCHEMAS[operation];
     if (responseSchema) route.schema = { ...route.schema, response: { 200: responseSchema } };
     const nest = route.handler;
+    const call = CALLS[operation];
     const fastPath = this;
     route.handler = function (this: unknown, request: FastifyRequest, reply: FastifyReply) {
       const bound = fastPath.bound;
       if (!bound) return nest.call(this as never, request, reply);
-      if (!policy?.authenticate) return bound.service[operation](request.body);
+      if (!policy?.authenticate) return call(bound.service, request.body);
       const admitted = bound.guard.admit(request, reply, policy);
-      return admitted ? admitted.then(() => bound.service[operation](request.body)) : bound.service[operation](request.body);
+      return admitted ? admitted.then(() => call(bound.service, request.body)) : call(bound.service, request.body);
     };
   }
 

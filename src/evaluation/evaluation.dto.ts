@@ -1,104 +1,52 @@
 /**
- * Evaluation request and response shapes, for Swagger. The evaluation routes parse bodies by hand
- * (evaluation-request.ts) instead of through class-validator: they are the hot path.
+ * The evaluation routes' Swagger DTOs, made from their schemas (evaluation.schemas.ts) rather than written beside
+ * them: each is a class named after its OpenAPI component, its properties decorated with the schema's fields, so the
+ * document keeps one component per message and `$ref`s between them. Nothing reads these classes at run time but
+ * Swagger: bodies are parsed by evaluation-request.ts.
  */
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { MAX_KEY_LENGTH } from '../storage/columns';
-import { ERROR_REASON_NAMES, LEGACY_REASON_NAMES, REASON_NAMES, RESPONSE_TYPE_NAMES } from '../wire';
+import type { Type } from '@nestjs/common';
+import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
+import {
+  BATCH_EVALUATION_REQUEST, BATCH_EVALUATION_RESPONSE, BOOLEAN_EVALUATION_RESPONSE, ERROR_EVALUATION_RESPONSE,
+  EVALUATION_REQUEST, EVALUATION_RESPONSE, LEGACY_BATCH_EVALUATION_REQUEST, LEGACY_BATCH_EVALUATION_RESPONSE,
+  LEGACY_EVALUATION_REQUEST, LEGACY_EVALUATION_RESPONSE, VARIANT_EVALUATION_RESPONSE,
+} from './evaluation.schemas';
+import { type FieldSchema, isMessage, type MessageSchema } from './message-schema';
 
-const REASONS = Object.values(REASON_NAMES);
+const made = new Map<MessageSchema, Type>();
 
-export class EvaluationRequest {
-  @ApiPropertyOptional({ description: 'Echoed back; generated when absent' }) requestId?: string;
-  @ApiPropertyOptional({ description: 'Default `default`', maxLength: MAX_KEY_LENGTH }) namespaceKey?: string;
-  @ApiProperty({ example: 'new-checkout', maxLength: MAX_KEY_LENGTH }) flagKey!: string;
-  @ApiProperty({ example: 'user-42' }) entityId!: string;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, example: { plan: 'pro' } }) context!: Record<string, string>;
-  @ApiPropertyOptional({ description: 'Ignored (declarative backends only)' }) reference?: string;
+/** The DTO of a message made earlier: nested messages are `$ref`s to their own components. */
+function madeFor(schema: MessageSchema): Type {
+  const dto = made.get(schema);
+  if (!dto) throw new Error('make the DTO of a nested message before the message that holds it');
+  return dto;
 }
 
-export class BatchEvaluationRequest {
-  @ApiPropertyOptional() requestId?: string;
-  @ApiProperty({ type: [EvaluationRequest], description: 'At most `limits.max_batch_requests` items over `limits.max_batch_namespaces` namespaces' })
-  requests!: EvaluationRequest[];
-  @ApiPropertyOptional() reference?: string;
+function propertyOptions(field: FieldSchema, required: boolean): ApiPropertyOptions {
+  if (isMessage(field)) return { type: madeFor(field), required };
+  if (field.type === 'array' && isMessage(field.items)) {
+    const { items, ...documentation } = field;
+    return { ...documentation, type: [madeFor(items)], required } as ApiPropertyOptions;
+  }
+  return { ...field, required } as ApiPropertyOptions;
 }
 
-export class VariantEvaluationResponse {
-  @ApiProperty() match!: boolean;
-  @ApiProperty({ type: [String] }) segmentKeys!: string[];
-  @ApiProperty({ enum: REASONS }) reason!: string;
-  @ApiProperty() variantKey!: string;
-  @ApiProperty() variantAttachment!: string;
-  @ApiProperty() requestId!: string;
-  @ApiProperty() requestDurationMillis!: number;
-  @ApiProperty({ format: 'date-time' }) timestamp!: string;
-  @ApiProperty() flagKey!: string;
+function swaggerDto(name: string, schema: MessageSchema): Type {
+  const dto = { [name]: class {} }[name];
+  const required = new Set<string>(schema.required);
+  for (const [key, field] of Object.entries(schema.properties)) ApiProperty(propertyOptions(field, required.has(key)))(dto.prototype, key);
+  made.set(schema, dto);
+  return dto;
 }
 
-export class BooleanEvaluationResponse {
-  @ApiProperty() enabled!: boolean;
-  @ApiProperty({ enum: REASONS.filter((r) => r !== REASON_NAMES.FLAG_DISABLED) }) reason!: string;
-  @ApiProperty() requestId!: string;
-  @ApiProperty() requestDurationMillis!: number;
-  @ApiProperty({ format: 'date-time' }) timestamp!: string;
-  @ApiProperty() flagKey!: string;
-  @ApiProperty({ type: [String] }) segmentKeys!: string[];
-}
-
-export class ErrorEvaluationResponse {
-  @ApiProperty() flagKey!: string;
-  @ApiProperty() namespaceKey!: string;
-  @ApiProperty({ enum: Object.values(ERROR_REASON_NAMES) }) reason!: string;
-}
-
-export class EvaluationResponse {
-  @ApiProperty({ enum: Object.values(RESPONSE_TYPE_NAMES) })
-  type!: string;
-  @ApiPropertyOptional({ type: BooleanEvaluationResponse }) booleanResponse?: BooleanEvaluationResponse;
-  @ApiPropertyOptional({ type: VariantEvaluationResponse }) variantResponse?: VariantEvaluationResponse;
-  @ApiPropertyOptional({ type: ErrorEvaluationResponse }) errorResponse?: ErrorEvaluationResponse;
-}
-
-export class BatchEvaluationResponse {
-  @ApiProperty() requestId!: string;
-  @ApiProperty({ type: [EvaluationResponse] }) responses!: EvaluationResponse[];
-  @ApiProperty() requestDurationMillis!: number;
-}
-
-export class LegacyEvaluationRequest {
-  @ApiPropertyOptional() requestId?: string;
-  @ApiProperty({ maxLength: MAX_KEY_LENGTH }) flagKey!: string;
-  @ApiProperty() entityId!: string;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) context!: Record<string, string>;
-  @ApiPropertyOptional({ maxLength: MAX_KEY_LENGTH }) namespaceKey?: string;
-}
-
-export class LegacyBatchEvaluationRequest {
-  @ApiPropertyOptional() requestId?: string;
-  @ApiProperty({ type: [LegacyEvaluationRequest], description: 'At most `limits.max_batch_requests` items' }) requests!: LegacyEvaluationRequest[];
-  @ApiPropertyOptional({ description: 'Skip unknown flags instead of failing the batch' }) excludeNotFound?: boolean;
-  @ApiPropertyOptional({ maxLength: MAX_KEY_LENGTH }) namespaceKey?: string;
-}
-
-export class LegacyEvaluationResponse {
-  @ApiProperty() requestId!: string;
-  @ApiProperty() entityId!: string;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) requestContext!: Record<string, string>;
-  @ApiProperty() match!: boolean;
-  @ApiProperty() flagKey!: string;
-  @ApiProperty({ description: 'Deprecated: the first matched segment' }) segmentKey!: string;
-  @ApiProperty({ format: 'date-time' }) timestamp!: string;
-  @ApiProperty({ description: 'The variant key' }) value!: string;
-  @ApiProperty() requestDurationMillis!: number;
-  @ApiProperty() attachment!: string;
-  @ApiProperty({ enum: LEGACY_REASON_NAMES }) reason!: string;
-  @ApiProperty() namespaceKey!: string;
-  @ApiProperty({ type: [String] }) segmentKeys!: string[];
-}
-
-export class LegacyBatchEvaluationResponse {
-  @ApiProperty() requestId!: string;
-  @ApiProperty({ type: [LegacyEvaluationResponse] }) responses!: LegacyEvaluationResponse[];
-  @ApiProperty() requestDurationMillis!: number;
-}
+export const EvaluationRequestDto = swaggerDto('EvaluationRequest', EVALUATION_REQUEST);
+export const BatchEvaluationRequestDto = swaggerDto('BatchEvaluationRequest', BATCH_EVALUATION_REQUEST);
+export const VariantEvaluationResponseDto = swaggerDto('VariantEvaluationResponse', VARIANT_EVALUATION_RESPONSE);
+export const BooleanEvaluationResponseDto = swaggerDto('BooleanEvaluationResponse', BOOLEAN_EVALUATION_RESPONSE);
+swaggerDto('ErrorEvaluationResponse', ERROR_EVALUATION_RESPONSE);
+swaggerDto('EvaluationResponse', EVALUATION_RESPONSE);
+export const BatchEvaluationResponseDto = swaggerDto('BatchEvaluationResponse', BATCH_EVALUATION_RESPONSE);
+export const LegacyEvaluationRequestDto = swaggerDto('LegacyEvaluationRequest', LEGACY_EVALUATION_REQUEST);
+export const LegacyBatchEvaluationRequestDto = swaggerDto('LegacyBatchEvaluationRequest', LEGACY_BATCH_EVALUATION_REQUEST);
+export const LegacyEvaluationResponseDto = swaggerDto('LegacyEvaluationResponse', LEGACY_EVALUATION_RESPONSE);
+export const LegacyBatchEvaluationResponseDto = swaggerDto('LegacyBatchEvaluationResponse', LEGACY_BATCH_EVALUATION_RESPONSE);

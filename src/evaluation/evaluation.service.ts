@@ -1,5 +1,5 @@
 /**
- * Evaluations over the in-memory snapshots: parse, pick the namespace's snapshot, run the pure core, add Flipt's
+ * Evaluations over the in-memory snapshots: take a parsed request (evaluation-request.ts), pick the namespace's snapshot, run the pure core, add Flipt's
  * request id, timestamp and duration. No database query happens here once a namespace's snapshot is loaded.
  */
 import { randomUUID } from 'node:crypto';
@@ -12,15 +12,16 @@ import { maxLength } from '../common/validation';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
 import {
-  EvaluationError, evaluateBoolean, evaluateVariant, flagType, type BooleanOutcome, type Snapshot, type VariantOutcome,
+  EvaluationError, evaluateBoolean, evaluateVariant, flagType, type BooleanOutcome, type EvaluationInput, type Snapshot,
+  type VariantOutcome,
 } from '../core';
 import { EvaluationMetrics } from '../metrics/evaluation.metrics';
 import { ERROR_REASON_NAMES, REASON_NAMES, RESPONSE_TYPE_NAMES } from '../wire';
 import type {
-  BatchEvaluationResponse, BooleanEvaluationResponse, EvaluationResponse, LegacyBatchEvaluationResponse, LegacyEvaluationResponse,
+  BatchEvaluationRequest, BatchEvaluationResponse, BooleanEvaluationResponse, EvaluationRequest, EvaluationResponse,
+  LegacyBatchEvaluationRequest, LegacyBatchEvaluationResponse, LegacyEvaluationRequest, LegacyEvaluationResponse,
   VariantEvaluationResponse,
-} from './evaluation.dto';
-import { asObject, boolField, keyField, listField, parseEvaluation, ParsedEvaluation, stringField } from './evaluation-request';
+} from './evaluation.schemas';
 import { SnapshotCache } from './snapshot-cache.service';
 
 /** Wall-clock time with sub-millisecond precision, as Flipt stamps evaluations. */
@@ -38,8 +39,12 @@ type Answer<T> = T | Promise<T>;
 
 @Injectable()
 export class EvaluationService {
-  /** Bounds on one batch: its work and the namespaces it may make the cache load are the client's to choose. */
-  private readonly maxBatchRequests: number;
+  /**
+   * Bounds on one batch: its work and the namespaces it may make the cache load are the client's to choose. The
+   * request count is checked as the body is parsed, before any item is (evaluation-request.ts), so the route edge
+   * reads it here.
+   */
+  readonly maxBatchRequests: number;
   private readonly maxBatchNamespaces: number;
 
   constructor(
@@ -55,32 +60,30 @@ export class EvaluationService {
    * The single and batch evaluations answer synchronously when their snapshots are in memory (the usual case) and
    * with a promise while one loads; the fast path hands either to Fastify.
    */
-  variant(body: unknown): Answer<VariantEvaluationResponse> {
+  variant(req: EvaluationRequest): Answer<VariantEvaluationResponse> {
     const start = performance.now();
-    const req = parseEvaluation(body);
     const namespace = namespaceOr(req.namespaceKey);
     const snapshot = this.snapshots.get(namespace);
     if (snapshot instanceof Promise) return snapshot.then((s) => this.answerVariant(s, req, namespace, start));
     return this.answerVariant(snapshot, req, namespace, start);
   }
 
-  boolean(body: unknown): Answer<BooleanEvaluationResponse> {
+  boolean(req: EvaluationRequest): Answer<BooleanEvaluationResponse> {
     const start = performance.now();
-    const req = parseEvaluation(body);
     const namespace = namespaceOr(req.namespaceKey);
     const snapshot = this.snapshots.get(namespace);
     if (snapshot instanceof Promise) return snapshot.then((s) => this.answerBoolean(s, req, namespace, start));
     return this.answerBoolean(snapshot, req, namespace, start);
   }
 
-  private answerVariant(snapshot: Snapshot, req: ParsedEvaluation, namespace: string, start: number): VariantEvaluationResponse {
+  private answerVariant(snapshot: Snapshot, req: EvaluationRequest, namespace: string, start: number): VariantEvaluationResponse {
     const outcome = this.run(req, evaluateVariant, snapshot);
     const took = performance.now() - start;
     this.metrics.variant(namespace, outcome, took);
     return variantResponse(outcome, req.requestId || randomUUID(), took, formatPreciseTimestamp(wallClock()));
   }
 
-  private answerBoolean(snapshot: Snapshot, req: ParsedEvaluation, namespace: string, start: number): BooleanEvaluationResponse {
+  private answerBoolean(snapshot: Snapshot, req: EvaluationRequest, namespace: string, start: number): BooleanEvaluationResponse {
     const outcome = this.run(req, evaluateBoolean, snapshot);
     const took = performance.now() - start;
     this.metrics.boolean(namespace, outcome, took);
@@ -91,11 +94,10 @@ export class EvaluationService {
    * Each item in its own namespace, all items of one namespace against the same snapshot; unknown flags become error
    * items; any other error fails the batch.
    */
-  batch(body: unknown): Answer<BatchEvaluationResponse> {
+  batch(batch: BatchEvaluationRequest): Answer<BatchEvaluationResponse> {
     const start = performance.now();
-    const o = asObject(body);
-    const requestId = stringField(o, 'requestId', 'request_id') || randomUUID();
-    const items = this.batchItems(o);
+    const requestId = batch.requestId || randomUUID();
+    const items = batch.requests;
     // Namespaces are counted before any is loaded, so a refused batch costs no query.
     const snapshots = new Map<string, Snapshot | Promise<Snapshot> | null>();
     for (const req of items) {
@@ -116,7 +118,7 @@ export class EvaluationService {
     return loading ? Promise.all(loading).then(evaluate) : evaluate();
   }
 
-  private evaluateBatch(items: ParsedEvaluation[], snapshots: Map<string, Snapshot>, requestId: string, start: number): BatchEvaluationResponse {
+  private evaluateBatch(items: EvaluationRequest[], snapshots: Map<string, Snapshot>, requestId: string, start: number): BatchEvaluationResponse {
     const results: Array<VariantOutcome | BooleanOutcome | null> = [];
     const kinds: Array<'VARIANT' | 'BOOLEAN' | null> = [];
     for (const req of items) {
@@ -156,9 +158,8 @@ export class EvaluationService {
   }
 
   /** `/api/v1/evaluate`: the deprecated single evaluation, variant flags only. */
-  async legacy(body: unknown, pathNamespace?: string): Promise<LegacyEvaluationResponse> {
+  async legacy(req: LegacyEvaluationRequest, pathNamespace?: string): Promise<LegacyEvaluationResponse> {
     const start = performance.now();
-    const req = parseEvaluation(body);
     if (pathNamespace) req.namespaceKey = maxLength('namespaceKey', pathNamespace);
     if (!req.flagKey) throw new InvalidError('invalid field flagKey: must not be empty');
     if (!req.entityId) throw new InvalidError('invalid field entityId: must not be empty');
@@ -171,13 +172,11 @@ export class EvaluationService {
   }
 
   /** `/api/v1/batch-evaluate`: one namespace for all items; unknown flags fail the batch unless excluded. */
-  async legacyBatch(body: unknown, pathNamespace?: string): Promise<LegacyBatchEvaluationResponse> {
+  async legacyBatch(batch: LegacyBatchEvaluationRequest, pathNamespace?: string): Promise<LegacyBatchEvaluationResponse> {
     const start = performance.now();
-    const o = asObject(body);
-    const requestId = stringField(o, 'requestId', 'request_id') || randomUUID();
-    const namespaceKey = namespaceOr(pathNamespace && maxLength('namespaceKey', pathNamespace), keyField(o, 'namespaceKey', 'namespace_key'));
-    const excludeNotFound = boolField(o, 'excludeNotFound', 'exclude_not_found');
-    const items = this.batchItems(o);
+    const requestId = batch.requestId || randomUUID();
+    const namespaceKey = namespaceOr(pathNamespace && maxLength('namespaceKey', pathNamespace), batch.namespaceKey);
+    const { excludeNotFound, requests: items } = batch;
     for (const item of items) {
       if (item.namespaceKey && item.namespaceKey !== namespaceKey) {
         throw new InvalidError('invalid field namespace_key: must be the same for all requests if specified');
@@ -185,7 +184,7 @@ export class EvaluationService {
       item.namespaceKey = namespaceKey;
     }
     const snapshot: Snapshot = await this.snapshots.get(namespaceKey);
-    const evaluated: Array<{ req: ParsedEvaluation; outcome: VariantOutcome }> = [];
+    const evaluated: Array<{ req: LegacyEvaluationRequest; outcome: VariantOutcome }> = [];
     for (const req of items) {
       if (excludeNotFound && !snapshot.flags.has(req.flagKey)) continue;
       const outcome = this.run(req, evaluateVariant, snapshot);
@@ -197,17 +196,8 @@ export class EvaluationService {
     return { requestId, responses, requestDurationMillis: performance.now() - start };
   }
 
-  /** A batch's `requests`, refused before any is parsed when there are more than limits.max_batch_requests. */
-  private batchItems(o: Record<string, unknown>): ParsedEvaluation[] {
-    const list = listField(o, 'requests');
-    if (list.length > this.maxBatchRequests) {
-      throw new ValidationError('requests', `a batch may hold at most ${this.maxBatchRequests} evaluations (limits.max_batch_requests)`);
-    }
-    return list.map((r) => parseEvaluation(r, 'requests item'));
-  }
-
   /** Runs one evaluation; a failure is counted and becomes a domain error. */
-  private run<T>(req: ParsedEvaluation, evaluate: (s: Snapshot, req: ParsedEvaluation) => T, snapshot: Snapshot): T {
+  private run<T>(req: EvaluationInput, evaluate: (s: Snapshot, req: EvaluationInput) => T, snapshot: Snapshot): T {
     try {
       return evaluate(snapshot, req);
     } catch (e) {
@@ -243,7 +233,7 @@ function booleanResponse(o: BooleanOutcome, requestId: string, took: number, tim
   };
 }
 
-function legacyResponse(req: ParsedEvaluation, o: VariantOutcome, requestId: string, took: number, timestamp: string): LegacyEvaluationResponse {
+function legacyResponse(req: LegacyEvaluationRequest, o: VariantOutcome, requestId: string, took: number, timestamp: string): LegacyEvaluationResponse {
   return {
     requestId,
     entityId: req.entityId,
