@@ -52,9 +52,18 @@ export class FlagpoleProcess {
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
   private readonly child: ChildProcess;
 
-  /** `command` as in the Dockerfile's CMD, run in `cwd`. */
-  constructor(cwd: string, env: Record<string, string>, command: string[] = ['node', 'dist/main.js']) {
+  /**
+   * `command` as in the Dockerfile's CMD, run in `cwd`. A command that starts the server through a shell (`npm start`)
+   * runs in a process group of its own, and signals go to the whole group: the shell does not pass them on.
+   */
+  constructor(
+    cwd: string,
+    env: Record<string, string>,
+    command: string[] = ['node', 'dist/main.js'],
+    private readonly group = command[0] !== 'node',
+  ) {
     this.child = spawn(command[0], command.slice(1), {
+      detached: group,
       cwd,
       env: {
         PATH: process.env.PATH ?? '',
@@ -118,11 +127,20 @@ export class FlagpoleProcess {
   }
 
   signal(signal: NodeJS.Signals = 'SIGTERM'): number {
-    this.child.kill(signal);
+    this.send(signal);
     return Date.now();
   }
 
   kill(): void {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+    if (this.group || (this.child.exitCode === null && this.child.signalCode === null)) this.send('SIGKILL');
+  }
+
+  private send(signal: NodeJS.Signals): void {
+    try {
+      if (this.group) process.kill(-this.child.pid!, signal);
+      else this.child.kill(signal);
+    } catch {
+      // the group is gone already
+    }
   }
 }
