@@ -4,30 +4,13 @@
  * see this interface. How a request is authenticated is a Passport strategy's business (method-module.ts).
  */
 import type { AuthenticationCleanupConfig } from '../config/config.types';
+import { Method } from '../wire';
 import type { AuthenticationRecord } from './authentication.record';
 
-/** Flipt's `flipt.auth.Method`; the member names are the names on the wire. */
-export enum Method {
-  METHOD_NONE = 0,
-  METHOD_TOKEN = 1,
-  METHOD_OIDC = 2,
-  METHOD_KUBERNETES = 3,
-  METHOD_GITHUB = 4,
-  METHOD_JWT = 5,
-  /** Deprecated in Flipt and never issued; kept so that the number keeps its meaning. */
-  METHOD_CLOUD = 6,
-}
+// Flipt's enum lives in src/wire/; re-exported beside the interface that names it, where the auth code imports it.
+export { Method } from '../wire';
 
 export type MethodName = 'token' | 'github' | 'oidc' | 'kubernetes' | 'jwt';
-
-/** `Method` from its wire name or number (query strings carry either); undefined when it is neither. */
-export function methodOf(value: unknown): Method | undefined {
-  if (typeof value === 'number' && Number.isInteger(value)) return value in Method ? (value as Method) : undefined;
-  if (typeof value !== 'string' || value === '') return undefined;
-  if (/^\d+$/.test(value)) return methodOf(Number(value));
-  const byName = (Method as unknown as Record<string, number>)[value];
-  return typeof byName === 'number' ? byName : undefined;
-}
 
 export interface AuthMethod {
   /** The config section (`authentication.methods.<name>`) and path segment (`/auth/v1/method/<name>`). */

@@ -2,23 +2,29 @@ import { requestNamespace } from './request-namespace';
 
 describe('requestNamespace', () => {
   it.each([
-    ['path parameter', { params: { namespaceKey: 'prod' }, body: { namespaceKey: 'other' } }, 'prod'],
-    ['body field', { params: {}, body: { namespaceKey: 'prod' } }, 'prod'],
-    ['snake_case body field', { body: { namespace_key: 'prod' } }, 'prod'],
-    ['camelCase wins over snake_case', { body: { namespaceKey: 'a', namespace_key: 'b' } }, 'a'],
-    ['null is absent', { body: { namespaceKey: null, namespace_key: 'b' } }, 'b'],
-    ['query field', { query: { namespaceKey: 'prod' } }, 'prod'],
-    ['nothing → default', { params: {}, body: {}, query: {} }, 'default'],
-    ['empty → default', { body: { namespaceKey: '' } }, 'default'],
-    ['non-string is ignored', { body: { namespaceKey: 7 } }, 'default'],
+    ['path parameter', { method: 'POST', params: { namespaceKey: 'prod' }, body: { namespaceKey: 'other' } }, 'prod'],
+    ['path parameter over the query', { method: 'GET', params: { namespaceKey: 'prod' }, query: { namespaceKey: 'other' } }, 'prod'],
+    ['body field', { method: 'POST', params: {}, body: { namespaceKey: 'prod' } }, 'prod'],
+    ['PUT body field', { method: 'PUT', body: { namespaceKey: 'prod' } }, 'prod'],
+    ['snake_case body field', { method: 'POST', body: { namespace_key: 'prod' } }, 'prod'],
+    ['camelCase wins over snake_case', { method: 'POST', body: { namespaceKey: 'a', namespace_key: 'b' } }, 'a'],
+    ['null is absent', { method: 'POST', body: { namespaceKey: null, namespace_key: 'b' } }, 'b'],
+    ['query field', { method: 'GET', query: { namespaceKey: 'prod' } }, 'prod'],
+    ['DELETE query field', { method: 'DELETE', query: { namespace_key: 'prod' } }, 'prod'],
+    ['a POST reads no query', { method: 'POST', body: {}, query: { namespaceKey: 'prod' } }, 'default'],
+    ['a DELETE reads no body', { method: 'DELETE', body: { namespaceKey: 'prod' }, query: {} }, 'default'],
+    ['a GET reads no body', { method: 'GET', body: { namespaceKey: 'prod' } }, 'default'],
+    ['nothing → default', { method: 'POST', params: {}, body: {}, query: {} }, 'default'],
+    ['empty → default', { method: 'POST', body: { namespaceKey: '' } }, 'default'],
+    ['non-string is ignored', { method: 'POST', body: { namespaceKey: 7 } }, 'default'],
   ])('namespaceKey: %s', (_, request, expected) => {
     expect(requestNamespace(request, 'namespaceKey')).toBe(expected);
   });
 
   it.each([
-    ['path key', { params: { key: 'prod' } }, 'prod'],
-    ['body key (create)', { body: { key: 'prod' } }, 'prod'],
-    ['none → default', {}, 'default'],
+    ['path key', { method: 'GET', params: { key: 'prod' } }, 'prod'],
+    ['body key (create)', { method: 'POST', body: { key: 'prod' } }, 'prod'],
+    ['none → default', { method: 'GET' }, 'default'],
   ])('key: %s', (_, request, expected) => {
     expect(requestNamespace(request, 'key')).toBe(expected);
   });
@@ -29,10 +35,17 @@ describe('requestNamespace', () => {
     ['mixed', [{ namespaceKey: 'prod' }, {}], null],
     ['no items', [], null],
   ])('requests: %s', (_, requests, expected) => {
-    expect(requestNamespace({ body: { requests } }, 'requests')).toBe(expected);
+    expect(requestNamespace({ method: 'POST', body: { requests } }, 'requests')).toBe(expected);
   });
 
   it('a batch without a requests list names no namespace', () => {
-    expect(requestNamespace({ body: {} }, 'requests')).toBeNull();
+    expect(requestNamespace({ method: 'POST', body: {} }, 'requests')).toBeNull();
+  });
+
+  it('answers each request once: what the guard read is what the handler gets', () => {
+    const request = { method: 'POST', body: { namespaceKey: 'prod' } };
+    expect(requestNamespace(request, 'namespaceKey')).toBe('prod');
+    request.body.namespaceKey = 'other';
+    expect(requestNamespace(request, 'namespaceKey')).toBe('prod');
   });
 });

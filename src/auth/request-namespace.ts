@@ -1,29 +1,53 @@
 /**
- * The namespace a request is scoped to, read the way Flipt's requests name it (see NamespaceSource). Both JSON
- * spellings of a field are read (`namespaceKey`, `namespace_key`; the camelCase one wins) and `null` is absent.
- * Returns null when the request names no single namespace.
+ * The namespace a request is scoped to, read the way Flipt's gateway decodes its requests (see NamespaceSource): the
+ * path parameter wins; otherwise the field comes from the body on the methods that carry one (POST, PUT, PATCH) and
+ * from the query string on the others (a POST's query and a GET's or DELETE's body are never read). Both JSON
+ * spellings of a field are read (`namespaceKey`, `namespace_key`; the camelCase one wins), `null` is absent, and an
+ * empty namespace is `default`. Returns null when the request names no single namespace.
+ *
+ * The one reading of it: the guard checks namespaced tokens against it and handlers receive it
+ * (`@RequestNamespace()`), so both always see the same namespace. The answer is kept on the request.
  */
-import { DEFAULT_NAMESPACE } from '../common/namespace-key';
+import { namespaceOr } from '../common/namespace-key';
 import { jsonField } from '../wire';
-import type { NamespaceSource } from './auth.decorators';
+import type { NamespaceSource } from './route-policy';
+
+const RESOLVED = Symbol('flagpole:request-namespace');
 
 export interface ScopedRequest {
+  method: string;
   params?: unknown;
   body?: unknown;
   query?: unknown;
+  [RESOLVED]?: Partial<Record<NamespaceSource, string | null>>;
 }
 
 export function requestNamespace(request: ScopedRequest, source: NamespaceSource): string | null {
+  const resolved = (request[RESOLVED] ??= {});
+  if (!(source in resolved)) resolved[source] = resolve(request, source);
+  return resolved[source] ?? null;
+}
+
+function resolve(request: ScopedRequest, source: NamespaceSource): string | null {
   switch (source) {
     case 'namespaceKey':
-      return (
-        field(request.params, 'namespaceKey') || field(request.body, 'namespaceKey') || field(request.query, 'namespaceKey') ||
-        DEFAULT_NAMESPACE
-      );
+      return namespaceOr(field(request.params, 'namespaceKey'), field(messageOf(request), 'namespaceKey'));
     case 'key':
-      return field(request.params, 'key') || field(request.body, 'key') || DEFAULT_NAMESPACE;
+      return namespaceOr(field(request.params, 'key'), field(request.body, 'key'));
     case 'requests':
       return batchNamespace(request.body);
+  }
+}
+
+/** Where the gateway reads a request's fields besides its path (Flipt's routes declare `body: "*"` on these). */
+function messageOf(request: ScopedRequest): unknown {
+  switch (request.method) {
+    case 'POST':
+    case 'PUT':
+    case 'PATCH':
+      return request.body;
+    default:
+      return request.query;
   }
 }
 
@@ -31,7 +55,7 @@ export function requestNamespace(request: ScopedRequest, source: NamespaceSource
 function batchNamespace(body: unknown): string | null {
   const items = asObject(body)?.requests;
   if (!Array.isArray(items) || items.length === 0) return null;
-  const namespaces = new Set(items.map((item) => field(item, 'namespaceKey') || DEFAULT_NAMESPACE));
+  const namespaces = new Set(items.map((item) => namespaceOr(field(item, 'namespaceKey'))));
   return namespaces.size === 1 ? [...namespaces][0] : null;
 }
 

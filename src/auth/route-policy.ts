@@ -97,7 +97,16 @@ const REQUIRED: RoutePolicy = { authenticate: true, scope: null };
  * the strictest: authentication required, no namespace scope.
  */
 export function policyOfRequest(request: FastifyRequest, config: FlagpoleConfig): RoutePolicy {
-  const policy = (request.routeOptions.config as unknown as RouteConfig | undefined)?.[POLICY] as RoutePolicy | undefined;
+  const policy = settledPolicy(request);
   if (policy) return policy;
   return config.authentication.required ? REQUIRED : { authenticate: false, scope: null };
+}
+
+/** Where the matched route names its namespace (null: it names none), whether or not it requires an authentication. */
+export function scopeOfRequest(request: FastifyRequest): NamespaceSource | null {
+  return settledPolicy(request)?.scope ?? null;
+}
+
+function settledPolicy(request: FastifyRequest): RoutePolicy | undefined {
+  return (request.routeOptions.config as unknown as RouteConfig | undefined)?.[POLICY] as RoutePolicy | undefined;
 }

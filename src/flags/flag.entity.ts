@@ -4,9 +4,6 @@ import { KEY, TEXT, TIMESTAMP } from '../storage/columns';
 import { FlagType } from '../wire';
 import { Variant } from './variant.entity';
 
-// Re-exported for the services that still import it from here; its home is src/wire/.
-export { FlagType };
-
 @Entity({ tableName: 'flags' })
 @Unique({ properties: ['namespace', 'key'] })
 export class Flag {

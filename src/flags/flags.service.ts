@@ -8,7 +8,8 @@ import { existing } from '../namespaces/namespace.repository';
 import { now } from '../storage/columns';
 import { Database } from '../storage/database.service';
 import type { CreateFlagRequest, FlagListResponse, FlagResponse, UpdateFlagRequest } from './flag.dto';
-import { Flag, FlagType } from './flag.entity';
+import { FlagType } from '../wire';
+import { Flag } from './flag.entity';
 import { toFlagResponse } from './flag.mapper';
 import { flagRef, FlagRepository } from './flag.repository';
 

@@ -4,9 +4,6 @@ import { KEY, TEXT, TIMESTAMP } from '../storage/columns';
 import { RolloutType, SegmentOperator } from '../wire';
 import { RolloutSegment } from './rollout-segment.entity';
 
-// Re-exported for the services that still import it from here; its home is src/wire/.
-export { RolloutType };
-
 /** One table for both kinds: a threshold rollout fills `percentage`, a segment rollout its segment references. */
 @Entity({ tableName: 'rollouts' })
 export class Rollout {

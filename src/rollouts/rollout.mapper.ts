@@ -4,9 +4,6 @@ import { ROLLOUT_TYPE_NAMES, RolloutType, SEGMENT_OPERATOR_NAMES, SegmentOperato
 import type { RolloutResponse } from './rollout.dto';
 import type { Rollout } from './rollout.entity';
 
-// rollouts.service.ts still imports the names under this name; its home is src/wire/.
-export { ROLLOUT_TYPE_NAMES as ROLLOUT_TYPE_LABEL };
-
 /** The rollout must have its segments (with their segment) loaded. */
 export function toRolloutResponse(r: Rollout, namespaceKey: string, flagKey: string): RolloutResponse {
   const out: RolloutResponse = {

@@ -5,7 +5,11 @@ import { OrderRolloutsRequest, RolloutListResponse, RolloutRequest, RolloutRespo
 import { RolloutsService } from './rollouts.service';
 import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
 
-/** Rollouts exist only under a namespace (no legacy un-namespaced routes). */
+/**
+ * Rollouts exist only under a namespace (no legacy un-namespaced routes), so the path parameter is the request's
+ * namespace (request-namespace.ts reads the same one; it is never empty). It stays a `@Param`, which is what Swagger
+ * documents path parameters from.
+ */
 @Excludable('management')
 @NamespaceScoped()
 @ApiTags('rollouts')

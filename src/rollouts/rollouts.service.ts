@@ -10,8 +10,9 @@ import { SegmentRepository } from '../segments/segment.repository';
 import { now } from '../storage/columns';
 import { Database } from '../storage/database.service';
 import type { RolloutListResponse, RolloutRequest, RolloutResponse } from './rollout.dto';
-import { Rollout, RolloutType } from './rollout.entity';
-import { ROLLOUT_TYPE_LABEL, toRolloutResponse } from './rollout.mapper';
+import { ROLLOUT_TYPE_NAMES, RolloutType } from '../wire';
+import { Rollout } from './rollout.entity';
+import { toRolloutResponse } from './rollout.mapper';
 import { RolloutRepository } from './rollout.repository';
 
 /** What a request's `segment` / `threshold` oneof says, validated. */
@@ -68,7 +69,7 @@ export class RolloutsService {
       const rollout = await this.rollouts.get(em, namespaceKey, id);
       if (rollout.type !== rule.type) {
         throw new InvalidError(
-          `cannot change type of rollout: have ${JSON.stringify(ROLLOUT_TYPE_LABEL[rollout.type])} attempted ${JSON.stringify(ROLLOUT_TYPE_LABEL[rule.type])}`,
+          `cannot change type of rollout: have ${JSON.stringify(ROLLOUT_TYPE_NAMES[rollout.type])} attempted ${JSON.stringify(ROLLOUT_TYPE_NAMES[rule.type])}`,
         );
       }
       Object.assign(rollout, { description, updatedAt: now() });

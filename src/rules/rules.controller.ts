@@ -1,7 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { EmptyResponse, ListQuery } from '../common/list.dto';
-import { namespaceOr } from '../common/namespace-key';
 import { scoped } from '../common/routes';
 import { DistributionsService } from './distributions.service';
 import {
@@ -9,6 +8,7 @@ import {
 } from './rule.dto';
 import { RulesService } from './rules.service';
 import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
+import { RequestNamespace } from '../auth/request-namespace.decorator';
 
 @Excludable('management')
 @NamespaceScoped()
@@ -22,49 +22,49 @@ export class RulesController {
 
   @Get(scoped('flags/:flagKey/rules'))
   @ApiOkResponse({ type: RuleListResponse })
-  list(@Param('namespaceKey') ns: string | undefined, @Param('flagKey') flagKey: string, @Query() q: ListQuery): Promise<RuleListResponse> {
-    return this.rules.list(namespaceOr(ns, q.namespaceKey), flagKey, q);
+  list(@RequestNamespace() ns: string, @Param('flagKey') flagKey: string, @Query() q: ListQuery): Promise<RuleListResponse> {
+    return this.rules.list(ns, flagKey, q);
   }
 
   @Get(scoped('flags/:flagKey/rules/:id'))
   @ApiOkResponse({ type: RuleResponse })
   get(
-    @Param('namespaceKey') ns: string | undefined, @Param('flagKey') flagKey: string, @Param('id') id: string, @Query() q: ListQuery,
+    @RequestNamespace() ns: string, @Param('flagKey') flagKey: string, @Param('id') id: string, @Query() _query: ListQuery,
   ): Promise<RuleResponse> {
-    return this.rules.get(namespaceOr(ns, q.namespaceKey), flagKey, id);
+    return this.rules.get(ns, flagKey, id);
   }
 
   @HttpCode(200)
   @Post(scoped('flags/:flagKey/rules'))
   @ApiOkResponse({ type: RuleResponse })
-  create(@Param('namespaceKey') ns: string | undefined, @Param('flagKey') flagKey: string, @Body() body: RuleRequest): Promise<RuleResponse> {
-    return this.rules.create(namespaceOr(ns, body.namespaceKey), flagKey, body);
+  create(@RequestNamespace() ns: string, @Param('flagKey') flagKey: string, @Body() body: RuleRequest): Promise<RuleResponse> {
+    return this.rules.create(ns, flagKey, body);
   }
 
   // Declared before `rules/:id` so that `order` is never taken for an id.
   @Put(scoped('flags/:flagKey/rules/order'))
   @ApiOkResponse({ type: EmptyResponse })
   async order(
-    @Param('namespaceKey') ns: string | undefined, @Param('flagKey') flagKey: string, @Body() body: OrderRulesRequest,
+    @RequestNamespace() ns: string, @Param('flagKey') flagKey: string, @Body() body: OrderRulesRequest,
   ): Promise<EmptyResponse> {
-    await this.rules.order(namespaceOr(ns, body.namespaceKey), flagKey, body.ruleIds);
+    await this.rules.order(ns, flagKey, body.ruleIds);
     return {};
   }
 
   @Put(scoped('flags/:flagKey/rules/:id'))
   @ApiOkResponse({ type: RuleResponse })
   update(
-    @Param('namespaceKey') ns: string | undefined, @Param('flagKey') flagKey: string, @Param('id') id: string, @Body() body: RuleRequest,
+    @RequestNamespace() ns: string, @Param('flagKey') flagKey: string, @Param('id') id: string, @Body() body: RuleRequest,
   ): Promise<RuleResponse> {
-    return this.rules.update(namespaceOr(ns, body.namespaceKey), flagKey, id, body);
+    return this.rules.update(ns, flagKey, id, body);
   }
 
   @Delete(scoped('flags/:flagKey/rules/:id'))
   @ApiOkResponse({ type: EmptyResponse })
   async delete(
-    @Param('namespaceKey') ns: string | undefined, @Param('flagKey') flagKey: string, @Param('id') id: string, @Query() q: ListQuery,
+    @RequestNamespace() ns: string, @Param('flagKey') flagKey: string, @Param('id') id: string, @Query() _query: ListQuery,
   ): Promise<EmptyResponse> {
-    await this.rules.delete(namespaceOr(ns, q.namespaceKey), flagKey, id);
+    await this.rules.delete(ns, flagKey, id);
     return {};
   }
 
@@ -72,28 +72,28 @@ export class RulesController {
   @Post(scoped('flags/:flagKey/rules/:ruleId/distributions'))
   @ApiOkResponse({ type: DistributionResponse })
   createDistribution(
-    @Param('namespaceKey') ns: string | undefined, @Param('flagKey') flagKey: string, @Param('ruleId') ruleId: string,
+    @RequestNamespace() ns: string, @Param('flagKey') flagKey: string, @Param('ruleId') ruleId: string,
     @Body() body: DistributionRequest,
   ): Promise<DistributionResponse> {
-    return this.distributions.create(namespaceOr(ns, body.namespaceKey), flagKey, ruleId, body);
+    return this.distributions.create(ns, flagKey, ruleId, body);
   }
 
   @Put(scoped('flags/:flagKey/rules/:ruleId/distributions/:id'))
   @ApiOkResponse({ type: DistributionResponse })
   updateDistribution(
-    @Param('namespaceKey') ns: string | undefined, @Param('flagKey') flagKey: string, @Param('ruleId') ruleId: string,
+    @RequestNamespace() ns: string, @Param('flagKey') flagKey: string, @Param('ruleId') ruleId: string,
     @Param('id') id: string, @Body() body: DistributionRequest,
   ): Promise<DistributionResponse> {
-    return this.distributions.update(namespaceOr(ns, body.namespaceKey), flagKey, ruleId, id, body);
+    return this.distributions.update(ns, flagKey, ruleId, id, body);
   }
 
   @Delete(scoped('flags/:flagKey/rules/:ruleId/distributions/:id'))
   @ApiOkResponse({ type: EmptyResponse })
   async deleteDistribution(
-    @Param('namespaceKey') ns: string | undefined, @Param('flagKey') flagKey: string, @Param('ruleId') ruleId: string,
+    @RequestNamespace() ns: string, @Param('flagKey') flagKey: string, @Param('ruleId') ruleId: string,
     @Param('id') id: string, @Query() q: DeleteDistributionQuery,
   ): Promise<EmptyResponse> {
-    await this.distributions.delete(namespaceOr(ns, q.namespaceKey), flagKey, ruleId, id, q.variantId);
+    await this.distributions.delete(ns, flagKey, ruleId, id, q.variantId);
     return {};
   }
 }

@@ -4,9 +4,6 @@ import { KEY, TEXT, TIMESTAMP } from '../storage/columns';
 import { MatchType } from '../wire';
 import { Constraint } from './constraint.entity';
 
-// Re-exported for the services that still import it from here; its home is src/wire/.
-export { MatchType };
-
 @Entity({ tableName: 'segments' })
 @Unique({ properties: ['namespace', 'key'] })
 export class Segment {

@@ -1,12 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { EmptyResponse, ListQuery } from '../common/list.dto';
-import { namespaceOr } from '../common/namespace-key';
 import { scoped } from '../common/routes';
 import { ConstraintRequest, ConstraintResponse, SegmentListResponse, SegmentRequest, SegmentResponse } from './segment.dto';
 import { ConstraintsService } from './constraints.service';
 import { SegmentsService } from './segments.service';
 import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
+import { RequestNamespace } from '../auth/request-namespace.decorator';
 
 @Excludable('management')
 @NamespaceScoped()
@@ -20,33 +20,33 @@ export class SegmentsController {
 
   @Get(scoped('segments'))
   @ApiOkResponse({ type: SegmentListResponse })
-  list(@Param('namespaceKey') ns: string | undefined, @Query() q: ListQuery): Promise<SegmentListResponse> {
-    return this.segments.list(namespaceOr(ns, q.namespaceKey), q);
+  list(@RequestNamespace() ns: string, @Query() q: ListQuery): Promise<SegmentListResponse> {
+    return this.segments.list(ns, q);
   }
 
   @Get(scoped('segments/:key'))
   @ApiOkResponse({ type: SegmentResponse })
-  get(@Param('namespaceKey') ns: string | undefined, @Param('key') key: string, @Query() q: ListQuery): Promise<SegmentResponse> {
-    return this.segments.get(namespaceOr(ns, q.namespaceKey), key);
+  get(@RequestNamespace() ns: string, @Param('key') key: string, @Query() _query: ListQuery): Promise<SegmentResponse> {
+    return this.segments.get(ns, key);
   }
 
   @HttpCode(200)
   @Post(scoped('segments'))
   @ApiOkResponse({ type: SegmentResponse })
-  create(@Param('namespaceKey') ns: string | undefined, @Body() body: SegmentRequest): Promise<SegmentResponse> {
-    return this.segments.create(namespaceOr(ns, body.namespaceKey), body);
+  create(@RequestNamespace() ns: string, @Body() body: SegmentRequest): Promise<SegmentResponse> {
+    return this.segments.create(ns, body);
   }
 
   @Put(scoped('segments/:key'))
   @ApiOkResponse({ type: SegmentResponse })
-  update(@Param('namespaceKey') ns: string | undefined, @Param('key') key: string, @Body() body: SegmentRequest): Promise<SegmentResponse> {
-    return this.segments.update(namespaceOr(ns, body.namespaceKey), key, body);
+  update(@RequestNamespace() ns: string, @Param('key') key: string, @Body() body: SegmentRequest): Promise<SegmentResponse> {
+    return this.segments.update(ns, key, body);
   }
 
   @Delete(scoped('segments/:key'))
   @ApiOkResponse({ type: EmptyResponse })
-  async delete(@Param('namespaceKey') ns: string | undefined, @Param('key') key: string, @Query() q: ListQuery): Promise<EmptyResponse> {
-    await this.segments.delete(namespaceOr(ns, q.namespaceKey), key);
+  async delete(@RequestNamespace() ns: string, @Param('key') key: string, @Query() _query: ListQuery): Promise<EmptyResponse> {
+    await this.segments.delete(ns, key);
     return {};
   }
 
@@ -54,26 +54,26 @@ export class SegmentsController {
   @Post(scoped('segments/:segmentKey/constraints'))
   @ApiOkResponse({ type: ConstraintResponse })
   createConstraint(
-    @Param('namespaceKey') ns: string | undefined, @Param('segmentKey') segmentKey: string, @Body() body: ConstraintRequest,
+    @RequestNamespace() ns: string, @Param('segmentKey') segmentKey: string, @Body() body: ConstraintRequest,
   ): Promise<ConstraintResponse> {
-    return this.constraints.create(namespaceOr(ns, body.namespaceKey), segmentKey, body);
+    return this.constraints.create(ns, segmentKey, body);
   }
 
   @Put(scoped('segments/:segmentKey/constraints/:id'))
   @ApiOkResponse({ type: ConstraintResponse })
   updateConstraint(
-    @Param('namespaceKey') ns: string | undefined, @Param('segmentKey') segmentKey: string, @Param('id') id: string,
+    @RequestNamespace() ns: string, @Param('segmentKey') segmentKey: string, @Param('id') id: string,
     @Body() body: ConstraintRequest,
   ): Promise<ConstraintResponse> {
-    return this.constraints.update(namespaceOr(ns, body.namespaceKey), segmentKey, id, body);
+    return this.constraints.update(ns, segmentKey, id, body);
   }
 
   @Delete(scoped('segments/:segmentKey/constraints/:id'))
   @ApiOkResponse({ type: EmptyResponse })
   async deleteConstraint(
-    @Param('namespaceKey') ns: string | undefined, @Param('segmentKey') segmentKey: string, @Param('id') id: string, @Query() q: ListQuery,
+    @RequestNamespace() ns: string, @Param('segmentKey') segmentKey: string, @Param('id') id: string, @Query() _query: ListQuery,
   ): Promise<EmptyResponse> {
-    await this.constraints.delete(namespaceOr(ns, q.namespaceKey), segmentKey, id);
+    await this.constraints.delete(ns, segmentKey, id);
     return {};
   }
 }

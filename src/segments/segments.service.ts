@@ -8,7 +8,8 @@ import { existing } from '../namespaces/namespace.repository';
 import { now } from '../storage/columns';
 import { Database } from '../storage/database.service';
 import type { SegmentListResponse, SegmentRequest, SegmentResponse } from './segment.dto';
-import { MatchType, Segment } from './segment.entity';
+import { MatchType } from '../wire';
+import { Segment } from './segment.entity';
 import { toSegmentResponse } from './segment.mapper';
 import { segmentRef, SegmentRepository } from './segment.repository';
 

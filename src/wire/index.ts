@@ -15,5 +15,6 @@ export {
   ComparisonType,
   CONSTRAINT_COMPARISON_TYPE_NAMES,
 } from './comparison-type';
+export { Method } from './auth-method';
 export { ERROR_REASON_NAMES, LEGACY_REASON_NAMES, REASON_NAMES, RESPONSE_TYPE_NAMES, type Reason } from './reasons';
 export { camelToSnake, jsonField, jsonFieldName, snakeToCamel } from './json-fields';
