@@ -18,19 +18,32 @@ export function setupSwagger(app: INestApplication): void {
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
 }
 
+type Parameter = { name: string; in: string; required?: boolean; description?: string; schema?: object };
+type Operation = { parameters?: Parameter[] };
+
 /**
- * A controller method serving both `/namespaces/{namespaceKey}/flags` and the legacy `/flags` declares the path
- * parameter once; on the legacy path the namespace is a query or body field instead.
+ * Nest documents one operation object for a controller method that serves several paths (the namespaced
+ * `/namespaces/{namespaceKey}/flags` and the legacy `/flags`), and leaves out path parameters that no `@Param()`
+ * declares (the namespace comes from `@RequestNamespace()`). Each path gets its own copy of the operation, with
+ * exactly the path parameters its path has; on a legacy path the namespace is a query field (GET, DELETE) or a body
+ * field (its DTO documents it).
  */
 function fixLegacyRouteParameters(document: OpenAPIObject): void {
-  for (const [path, item] of Object.entries(document.paths)) {
-    for (const op of Object.values(item) as Array<{ parameters?: Array<{ name: string; in: string }> }>) {
-      if (!op?.parameters) continue;
-      const hadNamespace = op.parameters.some((p) => p.in === 'path' && p.name === 'namespaceKey');
-      op.parameters = op.parameters.filter((p) => p.in !== 'path' || path.includes(`{${p.name}}`));
-      if (hadNamespace && !path.includes('{namespaceKey}') && !op.parameters.some((p) => p.name === 'namespaceKey')) {
-        op.parameters.push({ name: 'namespaceKey', in: 'query', required: false, description: 'Namespace (default `default`)', schema: { type: 'string' } } as never);
+  const paths = document.paths as Record<string, Record<string, Operation>>;
+  for (const [path, item] of Object.entries(paths)) {
+    const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    const legacy = !path.includes('{namespaceKey}') && paths[path.replace(/^\/api\/v1\//, '/api/v1/namespaces/{namespaceKey}/')] !== undefined;
+    for (const [method, shared] of Object.entries(item)) {
+      if (!shared || typeof shared !== 'object' || !('responses' in shared)) continue;
+      const own = (shared.parameters ?? []).filter((p) => p.in !== 'path' || names.includes(p.name));
+      const missing = names
+        .filter((name) => !own.some((p) => p.in === 'path' && p.name === name))
+        .map((name): Parameter => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+      const parameters = [...missing, ...own];
+      if (legacy && (method === 'get' || method === 'delete') && !parameters.some((p) => p.name === 'namespaceKey')) {
+        parameters.push({ name: 'namespaceKey', in: 'query', required: false, description: 'Namespace (default `default`)', schema: { type: 'string' } });
       }
+      item[method] = { ...shared, parameters };
     }
   }
 }
