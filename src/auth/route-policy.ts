@@ -6,8 +6,8 @@
  * body is read all read `request.routeOptions.config[POLICY]`: nothing looks a route up again per request.
  */
 import { PATH_METADATA } from '@nestjs/common/constants';
-import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
 import type { FastifyRequest, RouteOptions } from 'fastify';
+import { addRouteConfig, routeConfigOf, type RouteConfig } from '../common/route-config';
 import type { FlagpoleConfig } from '../config/config.types';
 
 /** The `authentication.exclude.<group>` switch that opens a route (Flipt's management, evaluation and OFREP APIs). */
@@ -42,8 +42,6 @@ export interface RoutePolicy {
 const DECLARATION = 'flagpole:auth';
 const POLICY = 'flagpole:auth-policy';
 
-type RouteConfig = Record<string, unknown>;
-
 /** A class or method decorator adding `fields` to the declaration of the method, or of each route of the class. */
 export function declareRoute(fields: AuthDeclaration): ClassDecorator & MethodDecorator {
   return (target: object, _key?: string | symbol, descriptor?: PropertyDescriptor) => {
@@ -61,10 +59,8 @@ export function declareRoute(fields: AuthDeclaration): ClassDecorator & MethodDe
 }
 
 function declare(method: Function, fields: AuthDeclaration, override: boolean): void {
-  const config = (Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, method) as RouteConfig | undefined) ?? {};
-  const existing = (config[DECLARATION] as AuthDeclaration | undefined) ?? {};
-  const merged = override ? { ...existing, ...fields } : { ...fields, ...existing };
-  Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...config, [DECLARATION]: merged }, method);
+  const existing = (routeConfigOf(method)[DECLARATION] as AuthDeclaration | undefined) ?? {};
+  addRouteConfig(method, { [DECLARATION]: override ? { ...existing, ...fields } : { ...fields, ...existing } });
 }
 
 /** The policy for a declaration (every route without one: authentication required, no namespace scope). */

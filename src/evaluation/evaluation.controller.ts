@@ -4,9 +4,8 @@ import {
   BatchEvaluationRequestDto, BatchEvaluationResponseDto, BooleanEvaluationResponseDto, EvaluationRequestDto, LegacyBatchEvaluationRequestDto,
   LegacyBatchEvaluationResponseDto, LegacyEvaluationRequestDto, LegacyEvaluationResponseDto, VariantEvaluationResponseDto,
 } from './evaluation.dto';
-import {
-  parseBatchEvaluationRequest, parseEvaluationRequest, parseLegacyBatchEvaluationRequest, parseLegacyEvaluationRequest,
-} from './evaluation-request';
+import { EVALUATIONS, FastPath } from './evaluation-fast-path';
+import { parseLegacyBatchEvaluationRequest, parseLegacyEvaluationRequest } from './evaluation-request';
 import type {
   BatchEvaluationResponse, BooleanEvaluationResponse, LegacyBatchEvaluationResponse, LegacyEvaluationResponse, VariantEvaluationResponse,
 } from './evaluation.schemas';
@@ -15,8 +14,8 @@ import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
 
 /**
  * Bodies arrive `unknown` and are parsed here, by walking their schemas (evaluation-request.ts), without the
- * validation pipe's cost; the service takes typed requests. The three /evaluate/v1 handlers are swapped for the same
- * calls as Fastify registers them (evaluation-fast-path.ts).
+ * validation pipe's cost; the service takes typed requests. The three `@FastPath` handlers are swapped for the same
+ * calls (EVALUATIONS) as Fastify registers them (evaluation-fast-path.ts).
  */
 @Excludable('evaluation')
 @NamespaceScoped()
@@ -26,28 +25,31 @@ export class EvaluationController {
   constructor(private readonly evaluation: EvaluationService) {}
 
   @Post('evaluate/v1/variant')
+  @FastPath('variant')
   @HttpCode(200)
   @ApiBody({ type: EvaluationRequestDto })
   @ApiOkResponse({ type: VariantEvaluationResponseDto })
   async variant(@Body() body: unknown): Promise<VariantEvaluationResponse> {
-    return this.evaluation.variant(parseEvaluationRequest(body));
+    return EVALUATIONS.variant(this.evaluation, body);
   }
 
   @Post('evaluate/v1/boolean')
+  @FastPath('boolean')
   @HttpCode(200)
   @ApiBody({ type: EvaluationRequestDto })
   @ApiOkResponse({ type: BooleanEvaluationResponseDto })
   async boolean(@Body() body: unknown): Promise<BooleanEvaluationResponse> {
-    return this.evaluation.boolean(parseEvaluationRequest(body));
+    return EVALUATIONS.boolean(this.evaluation, body);
   }
 
   @Post('evaluate/v1/batch')
+  @FastPath('batch')
   @NamespaceScoped('requests')
   @HttpCode(200)
   @ApiBody({ type: BatchEvaluationRequestDto })
   @ApiOkResponse({ type: BatchEvaluationResponseDto })
   async batch(@Body() body: unknown): Promise<BatchEvaluationResponse> {
-    return this.evaluation.batch(parseBatchEvaluationRequest(body, this.evaluation.maxBatchRequests));
+    return EVALUATIONS.batch(this.evaluation, body);
   }
 
   @Excludable('management')
