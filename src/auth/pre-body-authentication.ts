@@ -10,6 +10,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
 import { sendError } from '../common/error.filter';
+import { addOnRequest } from '../common/route-config';
 import { UnauthenticatedError } from '../common/errors';
 import type { AuthenticationSessionConfig } from '../config/config.types';
 import type { AuthGuard } from './auth.guard';
@@ -31,8 +32,7 @@ export class PreBodyAuthentication {
   /** For Fastify's `onRoute` hook, with the route's policy. */
   onRoute(route: RouteOptions, policy: RoutePolicy | undefined): void {
     if (!policy?.authenticate) return;
-    const hooks = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
-    if (!hooks.includes(this.hook)) route.onRequest = [...hooks, this.hook];
+    addOnRequest(route, this.hook);
   }
 
   private check(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {

@@ -5,6 +5,7 @@
  * declares where it is written. Several decorators may add entries to one method's config.
  */
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
+import type { onRequestHookHandler, RouteOptions } from 'fastify';
 
 export type RouteConfig = Record<string | symbol, unknown>;
 
@@ -15,4 +16,10 @@ export function addRouteConfig(method: Function, entries: RouteConfig): void {
 
 export function routeConfigOf(method: Function): RouteConfig {
   return (Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, method) as RouteConfig | undefined) ?? {};
+}
+
+/** For `onRoute` hooks: adds a route-level onRequest hook (once), after the route's own. */
+export function addOnRequest(route: RouteOptions, hook: onRequestHookHandler): void {
+  const hooks = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+  if (!hooks.includes(hook)) route.onRequest = [...hooks, hook];
 }

@@ -3,7 +3,8 @@
  * (an error body or a JSON answer is never run as a script or a page), and on the API explorer (`/docs`, Swagger UI)
  * the web UI's content security policy, `frame-ancestors 'none'` included, so neither can be framed by another site.
  */
-import type { FastifyInstance, onRequestHookHandler, RouteOptions } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import { addOnRequest } from './route-config';
 import { CONTENT_SECURITY_POLICY } from '../ui/ui-assets';
 
 const DOCS_PREFIX = '/docs';
@@ -15,7 +16,7 @@ export function registerSecurityHeaders(fastify: FastifyInstance): void {
   });
   // Swagger's routes only (`/docs`, its assets, `/docs-json`): a route-level hook costs the other routes nothing.
   fastify.addHook('onRoute', (route) => {
-    if (route.url.startsWith(DOCS_PREFIX)) route.onRequest = [...hooksOf(route), docsHeaders];
+    if (route.url.startsWith(DOCS_PREFIX)) addOnRequest(route, docsHeaders);
   });
 }
 
@@ -23,8 +24,3 @@ const docsHeaders: onRequestHookHandler = (_request, reply, done) => {
   reply.header('content-security-policy', CONTENT_SECURITY_POLICY).header('referrer-policy', 'same-origin');
   done();
 };
-
-function hooksOf(route: RouteOptions): onRequestHookHandler[] {
-  const hooks = route.onRequest;
-  return (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]) as onRequestHookHandler[];
-}

@@ -1,6 +1,7 @@
 /**
- * Evaluations over the in-memory snapshots: take a parsed request (evaluation-request.ts), pick the namespace's snapshot, run the pure core, add Flipt's
- * request id, timestamp and duration. No database query happens here once a namespace's snapshot is loaded.
+ * Evaluations over the in-memory snapshots: take a parsed request (evaluation-request.ts), pick the namespace's
+ * snapshot, run the pure core, add Flipt's request id, timestamp and duration. No database query happens here once a
+ * namespace's snapshot is loaded.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';

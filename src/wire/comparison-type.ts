@@ -3,7 +3,7 @@
  * document (evaluation.proto's EvaluationConstraintComparisonType), and the word Flipt's validation messages use
  * (`constraint operator "xyz" is not valid for type <word>`).
  */
-import { type EnumNames, valuesByName } from './enum-names';
+import { type EnumNames, respelled, valuesByName } from './enum-names';
 
 export enum ComparisonType {
   UNKNOWN = 0,
@@ -25,15 +25,8 @@ export const COMPARISON_TYPE_NAMES: EnumNames = Object.freeze({
 
 export const COMPARISON_TYPES_BY_NAME = valuesByName(COMPARISON_TYPE_NAMES);
 
-/** As the snapshot document writes them. */
-export const CONSTRAINT_COMPARISON_TYPE_NAMES: EnumNames = Object.freeze({
-  [ComparisonType.UNKNOWN]: 'UNKNOWN_CONSTRAINT_COMPARISON_TYPE',
-  [ComparisonType.STRING]: 'STRING_CONSTRAINT_COMPARISON_TYPE',
-  [ComparisonType.NUMBER]: 'NUMBER_CONSTRAINT_COMPARISON_TYPE',
-  [ComparisonType.BOOLEAN]: 'BOOLEAN_CONSTRAINT_COMPARISON_TYPE',
-  [ComparisonType.DATETIME]: 'DATETIME_CONSTRAINT_COMPARISON_TYPE',
-  [ComparisonType.ENTITY_ID]: 'ENTITY_ID_CONSTRAINT_COMPARISON_TYPE',
-} satisfies Record<ComparisonType, string>);
+/** As the snapshot document writes them: `STRING_CONSTRAINT_COMPARISON_TYPE`. */
+export const CONSTRAINT_COMPARISON_TYPE_NAMES = respelled(COMPARISON_TYPE_NAMES, '_COMPARISON_TYPE', '_CONSTRAINT_COMPARISON_TYPE');
 
 /** UNKNOWN has no word: Flipt refuses it before any message would name it. */
 export const COMPARISON_TYPE_WORDS: EnumNames = Object.freeze({

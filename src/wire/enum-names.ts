@@ -14,3 +14,8 @@ export type EnumNames = Readonly<Record<number, string>>;
 export function valuesByName(names: EnumNames): Readonly<Record<string, number>> {
   return Object.freeze(Object.fromEntries(Object.entries(names).map(([value, name]) => [name, Number(value)])));
 }
+
+/** The same table with each name's `suffix` spelled `replacement` (the snapshot document's names of some enums). */
+export function respelled(names: EnumNames, suffix: string, replacement: string): EnumNames {
+  return Object.freeze(Object.fromEntries(Object.entries(names).map(([value, name]) => [value, name.replace(suffix, replacement)])));
+}
