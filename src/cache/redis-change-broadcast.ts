@@ -1,15 +1,17 @@
 /**
- * Forwards changes between instances over Redis pub/sub: a write committed here is published with its topic and
- * key; every other instance drops what it holds on receipt — its snapshot of that namespace (so its next evaluation
- * sees the write within milliseconds, where Flipt waits for a TTL), or its memory of a deleted or expired
- * authentication (refused at once instead of after the few seconds it is remembered). Without Redis the
- * SnapshotCache's one-second version poll still brings every instance up to date.
+ * Forwards changes between instances over Redis pub/sub: a write committed here is published with its topic, key
+ * and, for a namespace, the write's delta; every other instance brings what it holds up to date on receipt — its
+ * snapshot of that namespace, by applying the delta (so its evaluations see the write within milliseconds, where
+ * Flipt waits for a TTL), or its memory of a deleted or expired authentication (refused at once instead of after the
+ * few seconds it is remembered). A delta larger than `limits.max_change_message_bytes` is announced without it, and
+ * the others load the namespace again. Without Redis the SnapshotCache's one-second version poll still brings
+ * every instance up to date.
  */
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
-import { CHANGE_TOPICS, Changes, type ChangeTopic } from '../storage/changes';
+import { CHANGE_TOPICS, Changes, type ChangeTopic, type NamespaceChange } from '../storage/changes';
 import { redisPrefix } from './redis-options';
 import { RedisConnection } from './redis.connection';
 
@@ -18,6 +20,7 @@ interface ChangeMessage {
   origin: string;
   topic: ChangeTopic;
   key: string;
+  change?: NamespaceChange;
 }
 
 @Injectable()
@@ -25,6 +28,7 @@ export class RedisChangeBroadcast implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('ChangeBroadcast');
   private readonly origin = randomUUID();
   private readonly channel: string;
+  private readonly maxMessageBytes: number;
   private removeForwarder: (() => void) | null = null;
 
   constructor(
@@ -33,6 +37,7 @@ export class RedisChangeBroadcast implements OnModuleInit, OnModuleDestroy {
     private readonly changes: Changes,
   ) {
     this.channel = `${redisPrefix(config.cache.redis)}:changes`;
+    this.maxMessageBytes = config.limits.maxChangeMessageBytes;
   }
 
   onModuleInit(): void {
@@ -46,17 +51,20 @@ export class RedisChangeBroadcast implements OnModuleInit, OnModuleDestroy {
     };
     if (this.redis.subscriber.isReady) subscribe();
     else this.redis.subscriber.once('ready', subscribe);
-    this.removeForwarder = this.changes.addForwarder((topic, key) => this.send(topic, key));
+    this.removeForwarder = this.changes.addForwarder((topic, key, change) => this.send(topic, key, change), () => this.redis.ready);
   }
 
   onModuleDestroy(): void {
     this.removeForwarder?.();
   }
 
-  private send(topic: ChangeTopic, key: string): void {
+  private send(topic: ChangeTopic, key: string, change: NamespaceChange | undefined): void {
     if (!this.redis.ready) return; // the other instances' version poll and freshness window cover an outage
-    const message: ChangeMessage = { origin: this.origin, topic, key };
-    this.redis.client.publish(this.channel, JSON.stringify(message)).catch((e: Error) => {
+    let text = JSON.stringify({ origin: this.origin, topic, key, change } satisfies ChangeMessage);
+    if (Buffer.byteLength(text) > this.maxMessageBytes) {
+      text = JSON.stringify({ origin: this.origin, topic, key, change: change?.deleted ? change : undefined } satisfies ChangeMessage);
+    }
+    this.redis.client.publish(this.channel, text).catch((e: Error) => {
       this.logger.debug(`publishing a change of ${topic} "${key}" failed: ${e.message}`);
     });
   }
@@ -69,6 +77,19 @@ export class RedisChangeBroadcast implements OnModuleInit, OnModuleDestroy {
       return;
     }
     if (message.origin === this.origin || typeof message.key !== 'string' || !CHANGE_TOPICS.includes(message.topic!)) return;
-    this.changes.deliver(message.topic!, message.key);
+    this.changes.deliver(message.topic!, message.key, wellFormed(message.change));
   }
+}
+
+/**
+ * The change as sent by another instance, or undefined (then receivers load the namespace again): only the shape is
+ * checked, the content comes from a Flagpole that read it from the shared database.
+ */
+function wellFormed(change: unknown): NamespaceChange | undefined {
+  if (typeof change !== 'object' || change === null) return undefined;
+  const { deleted, delta } = change as NamespaceChange;
+  if (deleted === true) return { deleted: true };
+  const lists = delta && [delta.flags, delta.removedFlags, delta.segments, delta.removedSegments];
+  if (!delta || typeof delta.from !== 'string' || typeof delta.to !== 'string' || !lists!.every(Array.isArray)) return undefined;
+  return { delta };
 }

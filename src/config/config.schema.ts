@@ -525,6 +525,8 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
       idleTimeout: duration('2m', 'Close a connection that sends nothing for this long (keep-alive connections too). 0 = never.'),
       maxConnections: int(10000, 'Most open HTTP connections; past it new ones are closed at once. 0 = unlimited.'),
       maxGrpcWatchStreams: int(1000, 'Most open gRPC health `Watch` streams; past it new ones fail with RESOURCE_EXHAUSTED.'),
+      maxSnapshotLoads: int(4, 'Most namespace snapshots loaded from the database at once (start-up, missed changes); others queue, and evaluations of namespaces already loaded never wait for them.', { min: 1 }),
+      maxChangeMessageBytes: int(1024 * 1024, 'Largest write delta sent to the other instances over Redis; a larger write is announced without its content and they reload the namespace.', { min: 1024 }),
     },
     { json: false },
   ),

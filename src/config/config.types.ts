@@ -540,4 +540,6 @@ export interface LimitsConfig {
   idleTimeout: Duration;
   maxConnections: number;
   maxGrpcWatchStreams: number;
+  maxSnapshotLoads: number;
+  maxChangeMessageBytes: number;
 }

@@ -1,6 +1,7 @@
 /**
  * Flagpole's evaluation core: pure functions over plain data, no framework and no I/O. The storage layer builds a
- * NamespaceSource, compileSnapshot turns it into a Snapshot, and evaluations and the snapshot endpoint read that.
+ * NamespaceSource, compileSnapshot turns it into a Snapshot, and evaluations and the snapshot endpoint read that;
+ * a write's NamespaceDelta brings a loaded snapshot forward in place (applyDelta).
  * Flipt's enums (FlagType, ComparisonType, ...) and their names come from src/wire/, which the core imports.
  */
 export type * from './source';
@@ -41,7 +42,9 @@ export {
   VARIANT_BUCKET_COUNT,
 } from './bucketing';
 
-export { compileSnapshot } from './snapshot';
+export { compileSnapshot, compileSnapshotPaced } from './snapshot';
+export { applyDelta } from './snapshot-delta';
+export type { DeltaOutcome, NamespaceDelta } from './snapshot-delta';
 export type {
   CompiledDistribution,
   CompiledFlag,
@@ -50,6 +53,8 @@ export type {
   CompiledSegmentRollout,
   CompiledThreshold,
   CompiledVariant,
+  CompilePacing,
+  LiveSnapshot,
   Snapshot,
 } from './snapshot';
 

@@ -279,5 +279,5 @@ export function toSnapshotDocument(s: Snapshot, acceptServerVersion: string | un
     entityIdConstraints: !isBefore(version, ENTITY_ID_MIN_VERSION),
     defaultVariants: !isBefore(version, DEFAULT_VARIANT_MIN_VERSION),
   });
-  return { namespace: { key: s.key }, flags: s.flagsInOrder.map((f) => builder.flag(f)) };
+  return { namespace: { key: s.key }, flags: Array.from(s.flags.values(), (f) => builder.flag(f)) };
 }

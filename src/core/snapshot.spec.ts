@@ -20,7 +20,7 @@ describe('compileSnapshot', () => {
     const s = compileSnapshot({ ...namespace('ns', [variantFlag('b'), booleanFlag('a')]), version: 'opaque-7' });
     expect(s.key).toBe('ns');
     expect(s.version).toBe('opaque-7');
-    expect(s.flagsInOrder.map((f) => f.key)).toEqual(['b', 'a']);
+    expect([...s.flags.keys()]).toEqual(['b', 'a']);
     expect(s.flags.get('a')?.type).toBe(1);
     expect(s.flags.get('b')?.type).toBe(0);
   });
@@ -88,12 +88,11 @@ describe('compileSnapshot', () => {
     expect(c.test('x')).toBe(true);
   });
 
-  it('is frozen', () => {
+  it('freezes what it compiles (the snapshot around it is brought forward by deltas)', () => {
     const s = compileSnapshot(
       namespace('ns', [variantFlag('v', { rules: [rule(1, ['s'])] })], [segment('s', [constraint(STRING, 'p', 'eq', 'x')])]),
     );
     const flag = s.flags.get('v')!;
-    expect(Object.isFrozen(s)).toBe(true);
     expect(Object.isFrozen(flag)).toBe(true);
     expect(Object.isFrozen(flag.rules)).toBe(true);
     expect(Object.isFrozen(flag.rules[0].segments[0].constraints[0])).toBe(true);

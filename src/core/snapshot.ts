@@ -1,7 +1,8 @@
 /**
- * The compiled, immutable form of one namespace that evaluations read. Everything that does not depend on the
- * request is settled here once per namespace version — rank order, segment resolution, constraint parsing,
- * distribution bounds, the default variant — so that an evaluation only hashes, compares and allocates its answer.
+ * The compiled form of one namespace that evaluations read. Everything that does not depend on the request is
+ * settled here — rank order, segment resolution, constraint parsing, distribution bounds, the default variant — so
+ * that an evaluation only hashes, compares and allocates its answer. Compiled flags and segments are immutable; the
+ * snapshot holding them is brought forward by deltas (snapshot-delta.ts), which replace only what a write changed.
  */
 import { FlagType } from '../wire';
 import { distributionBounds } from './bucketing';
@@ -26,6 +27,8 @@ export interface CompiledRule {
   readonly id: string;
   readonly rank: number;
   readonly segmentOperator: number;
+  /** As stored, so the rule can be linked again when one of its segments changes. */
+  readonly segmentKeys: readonly string[];
   /** In the order the rule lists them; matched keys are reported in this order. */
   readonly segments: readonly CompiledSegment[];
   readonly hasUnknownConstraintType: boolean;
@@ -45,6 +48,7 @@ export interface CompiledThreshold {
 
 export interface CompiledSegmentRollout {
   readonly segmentOperator: number;
+  readonly segmentKeys: readonly string[];
   readonly value: boolean;
   readonly segments: readonly CompiledSegment[];
   readonly hasUnknownConstraintType: boolean;
@@ -62,6 +66,8 @@ export interface CompiledRollout {
 
 export interface CompiledFlag {
   readonly key: string;
+  /** Creation time (epoch ms) then key: the order of the snapshot's flags, as the database lists them. */
+  readonly createdAtMs: number;
   readonly name: string;
   readonly description: string;
   readonly enabled: boolean;
@@ -75,15 +81,29 @@ export interface CompiledFlag {
   readonly rollouts: readonly CompiledRollout[];
 }
 
+/** What evaluations and the snapshot document read. */
 export interface Snapshot {
   /** Namespace key. */
   readonly key: string;
-  /** The source version this snapshot was compiled from (opaque). */
+  /** The source version the snapshot reflects (opaque); it moves when a delta is applied. */
   readonly version: string;
+  /** In created order (then key), as the snapshot document lists them. */
   readonly flags: ReadonlyMap<string, CompiledFlag>;
-  /** The same flags in created order, as the snapshot document lists them. */
-  readonly flagsInOrder: readonly CompiledFlag[];
   readonly segments: ReadonlyMap<string, CompiledSegment>;
+}
+
+/** The snapshot as its owner (the cache) holds it: deltas change it in place (snapshot-delta.ts). */
+export interface LiveSnapshot extends Snapshot {
+  version: string;
+  readonly flags: Map<string, CompiledFlag>;
+  readonly segments: Map<string, CompiledSegment>;
+  /** Segment key → keys of the flags whose rules or rollouts name it. */
+  readonly segmentUsers: Map<string, Set<string>>;
+  /**
+   * The last flag in order when it was added; a new flag that sorts after it is appended. It may since have been
+   * deleted: it is only a bound, and a flag that sorts before it reorders the map.
+   */
+  newest: CompiledFlag | null;
 }
 
 const NO_RULES: readonly CompiledRule[] = Object.freeze([]);
@@ -129,6 +149,7 @@ function compileRule(
     id: rule.id,
     rank: rule.rank,
     segmentOperator: rule.segmentOperator,
+    segmentKeys: Object.freeze([...rule.segmentKeys]),
     segments: Object.freeze(ruleSegments),
     hasUnknownConstraintType: ruleSegments.some((s) => s.hasUnknownType),
     distributions: Object.freeze(distributions),
@@ -149,6 +170,7 @@ function compileRollout(rollout: SourceRollout, segments: ReadonlyMap<string, Co
     const rolloutSegments = resolveSegments(rollout.segment.segmentKeys, segments);
     segment = Object.freeze({
       segmentOperator: rollout.segment.segmentOperator,
+      segmentKeys: Object.freeze([...rollout.segment.segmentKeys]),
       value: rollout.segment.value,
       segments: Object.freeze(rolloutSegments),
       hasUnknownConstraintType: rolloutSegments.some((s) => s.hasUnknownType),
@@ -164,7 +186,7 @@ function compileRollout(rollout: SourceRollout, segments: ReadonlyMap<string, Co
   });
 }
 
-function compileFlag(flag: SourceFlag, segments: ReadonlyMap<string, CompiledSegment>): CompiledFlag {
+export function compileFlag(flag: SourceFlag, segments: ReadonlyMap<string, CompiledSegment>): CompiledFlag {
   const isBoolean = flag.type === FlagType.BOOLEAN;
   let defaultVariant: CompiledVariant | null = null;
   let rules = NO_RULES;
@@ -180,6 +202,7 @@ function compileFlag(flag: SourceFlag, segments: ReadonlyMap<string, CompiledSeg
   }
   return Object.freeze({
     key: flag.key,
+    createdAtMs: Date.parse(flag.createdAt),
     name: flag.name,
     description: flag.description,
     enabled: flag.enabled,
@@ -192,23 +215,97 @@ function compileFlag(flag: SourceFlag, segments: ReadonlyMap<string, CompiledSeg
   });
 }
 
+/**
+ * The same flag with its rules and rollouts resolved against `segments` again: a segment it names has changed.
+ * Everything else (variants, distributions, bounds) is kept.
+ */
+export function relinkFlag(flag: CompiledFlag, segments: ReadonlyMap<string, CompiledSegment>): CompiledFlag {
+  const rules = flag.rules.map((rule) => {
+    const linked = resolveSegments(rule.segmentKeys, segments);
+    return Object.freeze({ ...rule, segments: Object.freeze(linked), hasUnknownConstraintType: linked.some((s) => s.hasUnknownType) });
+  });
+  const rollouts = flag.rollouts.map((rollout) => {
+    if (!rollout.segment) return rollout;
+    const linked = resolveSegments(rollout.segment.segmentKeys, segments);
+    const segment = Object.freeze({ ...rollout.segment, segments: Object.freeze(linked), hasUnknownConstraintType: linked.some((s) => s.hasUnknownType) });
+    return Object.freeze({ ...rollout, segment });
+  });
+  return Object.freeze({ ...flag, rules: Object.freeze(rules), rollouts: Object.freeze(rollouts) });
+}
+
+/** The segment keys a flag's rules and rollouts name. */
+export function segmentKeysOf(flag: CompiledFlag): string[] {
+  const keys: string[] = [];
+  for (const rule of flag.rules) keys.push(...rule.segmentKeys);
+  for (const rollout of flag.rollouts) if (rollout.segment) keys.push(...rollout.segment.segmentKeys);
+  return keys;
+}
+
+/** Orders flags as the database lists them: creation time, then key. */
+export function flagOrder(a: CompiledFlag, b: CompiledFlag): number {
+  return a.createdAtMs - b.createdAtMs || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+}
+
+/** Adds (or, with `remove`, takes away) a flag's entries in the segment → flags index. */
+export function indexSegmentUsers(users: Map<string, Set<string>>, flag: CompiledFlag, remove = false): void {
+  for (const key of segmentKeysOf(flag)) {
+    let set = users.get(key);
+    if (remove) {
+      set?.delete(flag.key);
+      if (set?.size === 0) users.delete(key);
+    } else {
+      if (!set) users.set(key, (set = new Set()));
+      set.add(flag.key);
+    }
+  }
+}
+
+/**
+ * Gives the event loop back between slices of a long compile: the caller's `pause` (a setImmediate) runs whenever
+ * `sliceMs` have passed since the last one. Without a pause the compile runs in one go.
+ */
+export interface CompilePacing {
+  pause: () => Promise<void>;
+  sliceMs: number;
+  now: () => number;
+}
+
 /** Compiles one namespace's rows. Pure: the same source always yields an equivalent snapshot. */
-export function compileSnapshot(src: NamespaceSource): Snapshot {
+export function compileSnapshot(src: NamespaceSource): LiveSnapshot {
+  const segments = compileSegments(src);
+  const snapshot = emptyLive(src, segments);
+  for (const f of src.flags) addCompiled(snapshot, compileFlag(f, segments));
+  return snapshot;
+}
+
+/** As compileSnapshot, in slices of at most about `pacing.sliceMs`, so that other work runs in between. */
+export async function compileSnapshotPaced(src: NamespaceSource, pacing: CompilePacing): Promise<LiveSnapshot> {
+  let sliceStart = pacing.now();
+  const segments = compileSegments(src);
+  const snapshot = emptyLive(src, segments);
+  for (let i = 0; i < src.flags.length; i++) {
+    addCompiled(snapshot, compileFlag(src.flags[i], segments));
+    if ((i & 63) === 63 && pacing.now() - sliceStart >= pacing.sliceMs) {
+      await pacing.pause();
+      sliceStart = pacing.now();
+    }
+  }
+  return snapshot;
+}
+
+function compileSegments(src: NamespaceSource): Map<string, CompiledSegment> {
   const segments = new Map<string, CompiledSegment>();
   for (const s of src.segments) segments.set(s.key, compileSegment(s));
+  return segments;
+}
 
-  const flags = new Map<string, CompiledFlag>();
-  const flagsInOrder: CompiledFlag[] = [];
-  for (const f of src.flags) {
-    const compiled = compileFlag(f, segments);
-    flags.set(compiled.key, compiled);
-    flagsInOrder.push(compiled);
-  }
-  return Object.freeze({
-    key: src.key,
-    version: src.version,
-    flags,
-    flagsInOrder: Object.freeze(flagsInOrder),
-    segments,
-  });
+function emptyLive(src: NamespaceSource, segments: Map<string, CompiledSegment>): LiveSnapshot {
+  return { key: src.key, version: src.version, flags: new Map(), segments, segmentUsers: new Map(), newest: null };
+}
+
+/** Source flags come in order (the loader sorts them with flagOrder); a flag is appended and indexed. */
+function addCompiled(snapshot: LiveSnapshot, flag: CompiledFlag): void {
+  snapshot.flags.set(flag.key, flag);
+  snapshot.newest = flag;
+  indexSegmentUsers(snapshot.segmentUsers, flag);
 }

@@ -1,11 +1,18 @@
 /**
- * One compiled snapshot per namespace, held in memory: evaluations never query the database. A write to a
- * namespace (announced through Changes, locally or from another instance) marks its snapshot stale; the
- * next evaluation reloads it. If the reload fails or the database does not answer within STALE_ANSWER_AFTER_MS, the
- * stale snapshot keeps answering at once, and reloads are retried in the background until one succeeds.
+ * One compiled snapshot per namespace, held in memory: evaluations never query the database.
+ *
+ * A write brings the loaded snapshot forward with its delta (core/snapshot-delta.ts), on the writing instance before
+ * the write answers and on the others when the shared bus (Redis) delivers it: the cost is what the write changed,
+ * and evaluations never wait for it. A full load is the fallback — a namespace evaluated for the first time, a delta
+ * that does not follow on from the snapshot (a message missed), a change announced without its delta — and runs
+ * in slices that give the event loop back, at most `limits.max_snapshot_loads` at once, while the snapshot it
+ * replaces keeps answering. Only when this instance's own write could not be applied does an evaluation wait for
+ * the load, and then for at most STALE_ANSWER_AFTER_MS: if the database does not answer, the last snapshot does,
+ * and loads are retried in the background until one succeeds.
  *
  * Writes made by other instances are also caught without any shared bus: once a second, one query compares the
- * stored versions of the loaded namespaces with the snapshots' versions.
+ * stored versions of the loaded namespaces with the snapshots' versions (with a bus, a version must have been
+ * behind for a whole poll interval, so that the deltas on their way are not overtaken by a full load).
  *
  * A namespace found not to exist is remembered for `limits.unknown_namespace_ttl` (at most
  * `limits.unknown_namespace_entries` of them, the oldest forgotten first), so that clients asking for it again and
@@ -13,15 +20,19 @@
  * a shared bus, elsewhere) forgets it at once; without a shared bus, another instance's creation is seen within the
  * TTL.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+// p-limit 3 is the last CommonJS major of the library; 4+ are ESM only.
+import pLimit from 'p-limit';
 import type { EntityManager as SqlEntityManager } from '@mikro-orm/knex';
 import { EvaluationCache } from '../cache/evaluation-cache.service';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
-import { compileSnapshot, type NamespaceSource, type Snapshot } from '../core';
+import { applyDelta, compileSnapshot, compileSnapshotPaced, type LiveSnapshot, type NamespaceDelta, type NamespaceSource, type Snapshot } from '../core';
 import { Database } from '../storage/database.service';
-import { Changes } from '../storage/changes';
-import { loadNamespaceSource, loadNamespaceVersion, versionOfRow } from './snapshot-loader';
+import { Changes, type NamespaceChange } from '../storage/changes';
+import { loadNamespaceSource, loadNamespaceVersion, versionOfRow } from '../storage/evaluation-source';
 
 export const VERSION_POLL_MS = 1000;
 /**
@@ -31,13 +42,24 @@ export const VERSION_POLL_MS = 1000;
 export const RETRY_AFTER_FAILURE_MS = 1000;
 /** A reload that takes longer than this (a database that does not answer) is not waited for: the last snapshot answers. */
 export const STALE_ANSWER_AFTER_MS = 500;
+/** A full load's compile gives the event loop back after about this long. */
+export const COMPILE_SLICE_MS = 5;
+
+const PACING = { pause: () => nextTurn(), sliceMs: COMPILE_SLICE_MS, now: () => performance.now() };
 
 interface Entry {
-  snapshot: Snapshot | null;
-  /** Bumped by every change notification; a load started under an older generation is not trusted as fresh. */
+  snapshot: LiveSnapshot | null;
+  /** Bumped by every change announced without a delta; a load started under an older generation may miss it. */
   generation: number;
-  stale: boolean;
-  loading: Promise<Snapshot> | null;
+  /**
+   * `fresh`: up to date as far as this instance knows. `behind`: a change could not be applied; the next
+   * evaluation starts a load and answers from this snapshot meanwhile. `waited`: this instance's own write could
+   * not be applied; evaluations wait (briefly) for the load, so the writer reads its write back.
+   */
+  state: 'fresh' | 'behind' | 'waited';
+  loading: Promise<LiveSnapshot> | null;
+  /** Deltas that arrived while a load ran: applied to its result (they may be newer than what it read). */
+  pending: NamespaceDelta[];
   /** When the last reload failed; 0 while reloads succeed. */
   failedAt: number;
   /**
@@ -45,6 +67,8 @@ interface Entry {
    * more, so that a write made as soon as the database is back is seen by the next evaluation.
    */
   failedGeneration: number;
+  /** The stored version the last poll saw, when it was ahead of the snapshot (see pollVersions). */
+  polledAhead: string | null;
 }
 
 interface Unknown {
@@ -61,19 +85,22 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
   private readonly unknown = new Map<string, Unknown>();
   private readonly unknownTtl: number;
   private readonly unknownEntries: number;
+  /** Full loads queue here, `limits.max_snapshot_loads` at a time. */
+  private readonly loads: pLimit.Limit;
   private readonly unsubscribe: () => void;
   private poller: NodeJS.Timeout | null = null;
   private polling = false;
 
   constructor(
     private readonly db: Database,
-    changes: Changes,
+    private readonly changes: Changes,
     private readonly cache: EvaluationCache,
     @Inject(CONFIG) config: FlagpoleConfig,
   ) {
     this.unknownTtl = config.limits.unknownNamespaceTtl;
     this.unknownEntries = config.limits.unknownNamespaceEntries;
-    this.unsubscribe = changes.subscribe('namespace', (ns) => this.invalidate(ns));
+    this.loads = pLimit(config.limits.maxSnapshotLoads);
+    this.unsubscribe = changes.subscribe('namespace', (ns, change, local) => this.changed(ns, change, local));
   }
 
   onModuleInit(): void {
@@ -86,9 +113,9 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
     if (this.poller) clearInterval(this.poller);
   }
 
-  /** Marks stale every loaded snapshot whose namespace changed (or vanished) in the database. */
+  /** Marks behind every loaded snapshot whose namespace changed (or vanished) in the database without its delta. */
   async pollVersions(): Promise<void> {
-    const loaded = [...this.entries.entries()].filter(([, e]) => e.snapshot && !e.stale);
+    const loaded = [...this.entries.entries()].filter(([, e]) => e.snapshot && e.state === 'fresh' && !e.loading);
     if (this.polling || loaded.length === 0) return;
     this.polling = true;
     try {
@@ -97,7 +124,18 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
       )) as Array<Record<string, unknown>>;
       const current = new Map(rows.map((r) => [String(r.key), versionOfRow(r)]));
       for (const [key, entry] of loaded) {
-        if (current.get(key) !== entry.snapshot!.version) this.invalidate(key);
+        const stored = current.get(key);
+        const mine = entry.snapshot!.version;
+        if (stored === mine) {
+          entry.polledAhead = null;
+        } else if (stored === undefined || !this.changes.shared) {
+          this.fallBehind(entry, 'behind');
+        } else if (entry.polledAhead !== null && Number(mine) < Number(entry.polledAhead)) {
+          // Still short of what the previous poll saw: its delta did not come.
+          this.fallBehind(entry, 'behind');
+        } else {
+          entry.polledAhead = stored;
+        }
       }
     } catch (e) {
       // Database down: keep serving what is loaded; the next poll tries again.
@@ -107,14 +145,15 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  /** The namespace's current snapshot; synchronous-fast when cached and fresh. */
+  /** The namespace's current snapshot; synchronous-fast when loaded and up to date. */
   get(namespaceKey: string): Snapshot | Promise<Snapshot> {
     const entry = this.entries.get(namespaceKey);
-    if (entry?.snapshot && !entry.stale) return entry.snapshot;
+    if (entry?.snapshot && entry.state === 'fresh') return entry.snapshot;
     if (!entry?.snapshot) return (entry === undefined && this.knownUnknown(namespaceKey)) || this.load(namespaceKey, entry);
     const last = entry.snapshot;
-    if (entry.failedAt > 0 && entry.failedGeneration === entry.generation) {
-      if (!entry.loading && Date.now() - entry.failedAt >= RETRY_AFTER_FAILURE_MS) void this.load(namespaceKey, entry);
+    if (entry.state === 'behind' || (entry.failedAt > 0 && entry.failedGeneration === entry.generation)) {
+      const retry = entry.failedAt === 0 || Date.now() - entry.failedAt >= RETRY_AFTER_FAILURE_MS;
+      if (!entry.loading && retry) void this.load(namespaceKey, entry);
       return last;
     }
     return new Promise((resolve) => {
@@ -134,33 +173,55 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  invalidate(namespaceKey: string): void {
+  /** A committed write (here, or elsewhere through the shared bus). */
+  private changed(namespaceKey: string, change: NamespaceChange | undefined, local: boolean): void {
     this.unknown.delete(namespaceKey);
     const entry = this.entries.get(namespaceKey);
     if (!entry) return;
-    entry.generation++;
-    entry.stale = true;
+    if (change?.deleted) {
+      // Gone: the next evaluation finds out (and remembers it briefly) like for any unknown namespace.
+      this.entries.delete(namespaceKey);
+      entry.generation++;
+      return;
+    }
+    const delta = change?.delta;
+    if (!delta) {
+      entry.generation++;
+      this.fallBehind(entry, local ? 'waited' : 'behind');
+      return;
+    }
+    if (entry.loading) entry.pending.push(delta);
+    if (entry.snapshot && entry.state !== 'waited' && applyDelta(entry.snapshot, delta) === 'gap' && !entry.loading) {
+      this.fallBehind(entry, local ? 'waited' : 'behind');
+    }
+  }
+
+  private fallBehind(entry: Entry, state: 'behind' | 'waited'): void {
+    entry.polledAhead = null;
+    if (entry.state !== 'waited') entry.state = state;
   }
 
   private load(namespaceKey: string, existing: Entry | undefined): Promise<Snapshot> {
-    const entry: Entry = existing ?? { snapshot: null, generation: 0, stale: true, loading: null, failedAt: 0, failedGeneration: 0 };
+    const entry: Entry = existing ?? {
+      snapshot: null, generation: 0, state: 'behind', loading: null, pending: [], failedAt: 0, failedGeneration: 0, polledAhead: null,
+    };
     if (entry.loading) return entry.loading;
     const generation = entry.generation;
-    entry.loading = this.compile(namespaceKey)
+    entry.pending = [];
+    entry.loading = this.loads(() => this.compile(namespaceKey))
       .then((snapshot) => {
         if (snapshot === null) {
           // Not kept with the snapshots (their number is unbounded): remembered briefly, unless a change was
           // announced while the query ran. An empty snapshot answers "not found".
-          this.entries.delete(namespaceKey);
+          if (this.entries.get(namespaceKey) === entry) this.entries.delete(namespaceKey);
           const empty = compileSnapshot({ key: namespaceKey, version: '', flags: [], segments: [] });
           if (entry.generation === generation) this.rememberUnknown(namespaceKey, empty);
           return empty;
         }
         if (entry.failedAt > 0) this.logger.log(`namespace "${namespaceKey}" reloaded: the database answers again`);
         entry.failedAt = 0;
+        entry.state = entry.generation === generation && catchUp(snapshot, entry.pending) ? 'fresh' : 'behind';
         entry.snapshot = snapshot;
-        entry.stale = entry.generation !== generation;
-        this.entries.set(namespaceKey, entry);
         return snapshot;
       })
       .catch((e: Error) => {
@@ -174,6 +235,7 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
       })
       .finally(() => {
         entry.loading = null;
+        entry.pending = [];
       });
     if (!existing) this.entries.set(namespaceKey, entry);
     return entry.loading;
@@ -195,9 +257,9 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
     this.unknown.set(namespaceKey, { snapshot, expiresAt: Date.now() + this.unknownTtl });
   }
 
-  private async compile(namespaceKey: string): Promise<Snapshot | null> {
+  private async compile(namespaceKey: string): Promise<LiveSnapshot | null> {
     const source = this.cache.enabled ? await this.cachedSource(namespaceKey) : await this.db.read((em) => loadNamespaceSource(em, namespaceKey));
-    return source ? compileSnapshot(source) : null;
+    return source ? compileSnapshotPaced(source, PACING) : null;
   }
 
   /**
@@ -215,4 +277,13 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
     if (source) await this.cache.set(`snapshot:${namespaceKey}:${source.version}`, source);
     return source;
   }
+}
+
+/**
+ * Applies, in order, the deltas that arrived while the snapshot loaded; those it already holds are skipped. False
+ * when one does not follow on (the snapshot must load again).
+ */
+function catchUp(snapshot: LiveSnapshot, pending: readonly NamespaceDelta[]): boolean {
+  const ordered = [...pending].sort((a, b) => Number(a.to) - Number(b.to));
+  return ordered.every((delta) => applyDelta(snapshot, delta) !== 'gap');
 }

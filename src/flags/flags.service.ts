@@ -6,7 +6,7 @@ import { PageRequest, resolvePage } from '../common/pagination';
 import { maxLength, maxText, requireField, requireKey } from '../common/validation';
 import { existing } from '../namespaces/namespace.repository';
 import { now } from '../storage/columns';
-import { Database } from '../storage/database.service';
+import { Database, inFlag } from '../storage/database.service';
 import type { CreateFlagRequest, FlagListResponse, FlagResponse, UpdateFlagRequest } from './flag.dto';
 import { FlagType } from '../wire';
 import { Flag } from './flag.entity';
@@ -39,7 +39,7 @@ export class FlagsService {
     const description = maxText('description', req.description);
     const metadata = req.metadata !== undefined && Object.keys(req.metadata).length > 0 ? JSON.stringify(req.metadata) : null;
     try {
-      return await this.db.write(namespaceKey, async (em, locked) => {
+      return await this.db.write(inFlag(namespaceKey, key), async (em, locked) => {
         const namespace = existing(locked, namespaceKey);
         if (await this.flags.keyTaken(em, namespaceKey, key)) throw notUnique(namespaceKey, key);
         const t = now();
@@ -62,7 +62,7 @@ export class FlagsService {
     requireField('key', key);
     const name = maxLength('name', requireField('name', req.name));
     const description = maxText('description', req.description);
-    return this.db.write(namespaceKey, async (em) => {
+    return this.db.write(inFlag(namespaceKey, key), async (em) => {
       const flag = await this.flags.get(em, namespaceKey, key, true);
       const defaultVariantId = req.defaultVariantId || null;
       if (defaultVariantId && !flag.variants.getItems().some((v) => v.id === defaultVariantId)) {
@@ -83,7 +83,7 @@ export class FlagsService {
 
   async delete(namespaceKey: string, key: string): Promise<void> {
     requireField('key', key);
-    await this.db.write(namespaceKey, (em) => this.flags.delete(em, namespaceKey, key));
+    await this.db.write(inFlag(namespaceKey, key), (em) => this.flags.delete(em, namespaceKey, key));
   }
 }
 

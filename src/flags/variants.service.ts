@@ -5,7 +5,7 @@ import { InvalidError, NotFoundError, ValidationError } from '../common/errors';
 import { compactJson, isJson } from '../common/json-text';
 import { maxLength, maxText, requireField } from '../common/validation';
 import { now } from '../storage/columns';
-import { Database } from '../storage/database.service';
+import { Database, inFlag } from '../storage/database.service';
 import type { VariantRequest, VariantResponse } from './flag.dto';
 import { toVariantResponse } from './flag.mapper';
 import { flagRef, FlagRepository } from './flag.repository';
@@ -23,7 +23,7 @@ export class VariantsService {
   async create(namespaceKey: string, flagKey: string, req: VariantRequest): Promise<VariantResponse> {
     const input = validate(flagKey, req);
     return this.unique(namespaceKey, flagKey, input.key, () =>
-      this.db.write(namespaceKey, async (em) => {
+      this.db.write(inFlag(namespaceKey, flagKey), async (em) => {
         const flag = await this.flags.get(em, namespaceKey, flagKey);
         if (await this.flags.variantKeyTaken(em, flag, input.key)) throw notUnique(namespaceKey, flagKey, input.key);
         const t = now();
@@ -38,7 +38,7 @@ export class VariantsService {
     requireField('id', id);
     const input = validate(flagKey, req);
     return this.unique(namespaceKey, flagKey, input.key, () =>
-      this.db.write(namespaceKey, async (em) => {
+      this.db.write(inFlag(namespaceKey, flagKey), async (em) => {
         const variant = await this.flags.findVariant(em, namespaceKey, flagKey, id);
         if (!variant) throw new NotFoundError(`variant ${JSON.stringify(input.key)}`);
         // The message takes the flag key from the request: `variant.flag` is an unloaded reference.
@@ -55,7 +55,7 @@ export class VariantsService {
   async delete(namespaceKey: string, flagKey: string, id: string): Promise<void> {
     requireField('id', id);
     requireField('flagKey', flagKey);
-    await this.db.write(namespaceKey, async (em) => {
+    await this.db.write(inFlag(namespaceKey, flagKey), async (em) => {
       const variant = await this.flags.findVariant(em, namespaceKey, flagKey, id);
       if (variant) await this.flags.deleteVariant(em, variant);
     });

@@ -8,7 +8,7 @@ import { FlagRepository } from '../flags/flag.repository';
 import { resolveSegmentRefs, SegmentRefs } from '../rules/segment-refs';
 import { SegmentRepository } from '../segments/segment.repository';
 import { now } from '../storage/columns';
-import { Database } from '../storage/database.service';
+import { Database, inFlag, ofRollout } from '../storage/database.service';
 import type { RolloutListResponse, RolloutRequest, RolloutResponse } from './rollout.dto';
 import { ROLLOUT_TYPE_NAMES, RolloutType } from '../wire';
 import { Rollout } from './rollout.entity';
@@ -49,7 +49,7 @@ export class RolloutsService {
     const rule = validateRule(req, 'create');
     const description = maxText('description', req.description);
     const rank = req.rank ?? 0;
-    return this.db.write(namespaceKey, async (em) => {
+    return this.db.write(inFlag(namespaceKey, flagKey), async (em) => {
       const flag = await this.flags.get(em, namespaceKey, flagKey);
       if (await this.rollouts.rankTaken(em, flag, rank)) throw new InvalidError(`rank number: ${rank} already exists`);
       const t = now();
@@ -65,7 +65,8 @@ export class RolloutsService {
     requireField('flagKey', flagKey);
     const rule = validateRule(req, 'update');
     const description = maxText('description', req.description);
-    return this.db.write(namespaceKey, async (em) => {
+    // The rollout is found by id in the namespace: its flag is the one changed, whatever the path says.
+    return this.db.write(ofRollout(namespaceKey, id), async (em) => {
       const rollout = await this.rollouts.get(em, namespaceKey, id);
       if (rollout.type !== rule.type) {
         throw new InvalidError(
@@ -82,13 +83,13 @@ export class RolloutsService {
   async order(namespaceKey: string, flagKey: string, rolloutIds: string[] | undefined): Promise<void> {
     requireField('flagKey', flagKey);
     if (!rolloutIds || rolloutIds.length < 2) throw new ValidationError('rolloutIds', 'must contain atleast 2 elements');
-    await this.db.write(namespaceKey, (em) => this.rollouts.order(em, namespaceKey, flagKey, rolloutIds));
+    await this.db.write(inFlag(namespaceKey, flagKey), (em) => this.rollouts.order(em, namespaceKey, flagKey, rolloutIds));
   }
 
   async delete(namespaceKey: string, flagKey: string, id: string): Promise<void> {
     requireField('id', id);
     requireField('flagKey', flagKey);
-    await this.db.write(namespaceKey, async (em) => {
+    await this.db.write(inFlag(namespaceKey, flagKey), async (em) => {
       const flag = await this.flags.find(em, namespaceKey, flagKey);
       if (flag) await this.rollouts.deleteAndRenumber(em, flag.id, id);
     });

@@ -5,7 +5,7 @@ import { NotFoundError, ValidationError } from '../common/errors';
 import { requireField } from '../common/validation';
 import { FlagRepository } from '../flags/flag.repository';
 import { now } from '../storage/columns';
-import { Database } from '../storage/database.service';
+import { Database, ofRule } from '../storage/database.service';
 import { Distribution } from './distribution.entity';
 import type { DistributionRequest, DistributionResponse } from './rule.dto';
 import { toDistributionResponse } from './rule.mapper';
@@ -26,7 +26,7 @@ export class DistributionsService {
 
   create(namespaceKey: string, flagKey: string, ruleId: string, req: DistributionRequest): Promise<DistributionResponse> {
     const input = validate(flagKey, ruleId, req);
-    return this.db.write(namespaceKey, async (em) => {
+    return this.db.write(ofRule(namespaceKey, ruleId), async (em) => {
       const { rule, variant } = await this.resolveRefs(em, namespaceKey, flagKey, ruleId, input.variantId);
       const t = now();
       const d = em.create(Distribution, { id: randomUUID(), rule, variant, rollout: input.rollout, createdAt: t, updatedAt: t });
@@ -38,7 +38,7 @@ export class DistributionsService {
   update(namespaceKey: string, flagKey: string, ruleId: string, id: string, req: DistributionRequest): Promise<DistributionResponse> {
     requireField('id', id);
     const input = validate(flagKey, ruleId, req);
-    return this.db.write(namespaceKey, async (em) => {
+    return this.db.write(ofRule(namespaceKey, ruleId), async (em) => {
       const { variant } = await this.resolveRefs(em, namespaceKey, flagKey, ruleId, input.variantId);
       const d = await this.rules.findDistribution(em, ruleId, id);
       if (!d) throw new NotFoundError(`distribution ${JSON.stringify(id)}`);
@@ -53,7 +53,7 @@ export class DistributionsService {
     requireField('flagKey', flagKey);
     requireField('ruleId', ruleId);
     requireField('variantId', variantId);
-    await this.db.write(namespaceKey, (em) => this.rules.deleteDistribution(em, ruleId, id, variantId!));
+    await this.db.write(ofRule(namespaceKey, ruleId), (em) => this.rules.deleteDistribution(em, ruleId, id, variantId!));
   }
 
   /**

@@ -6,7 +6,7 @@ import { requireField } from '../common/validation';
 import { flagRef, FlagRepository } from '../flags/flag.repository';
 import { SegmentRepository } from '../segments/segment.repository';
 import { now } from '../storage/columns';
-import { Database } from '../storage/database.service';
+import { Database, inFlag, ofRule } from '../storage/database.service';
 import type { RuleListResponse, RuleRequest, RuleResponse } from './rule.dto';
 import { Rule } from './rule.entity';
 import { toRuleResponse } from './rule.mapper';
@@ -45,7 +45,7 @@ export class RulesService {
     const refs = resolveSegmentRefs(req.segmentKey, req.segmentKeys, req.segmentOperator);
     const rank = req.rank ?? 0;
     if (rank <= 0) throw new ValidationError('rank', 'must be greater than 0');
-    return this.db.write(namespaceKey, async (em) => {
+    return this.db.write(inFlag(namespaceKey, flagKey), async (em) => {
       const flag = await this.flags.find(em, namespaceKey, flagKey);
       const segments = await this.segments.inOrder(em, namespaceKey, refs.keys);
       if (!flag || !segments) throw flagOrSegmentNotFound(namespaceKey, flagKey, req.segmentKey);
@@ -61,7 +61,8 @@ export class RulesService {
     requireField('id', id);
     requireField('flagKey', flagKey);
     const refs = resolveSegmentRefs(req.segmentKey, req.segmentKeys, req.segmentOperator);
-    return this.db.write(namespaceKey, async (em) => {
+    // Like Flipt, the rule is found by id in the namespace: its flag is the one changed, whatever the path says.
+    return this.db.write(ofRule(namespaceKey, id), async (em) => {
       const rule = await this.rules.get(em, namespaceKey, id);
       const segments = await this.segments.inOrder(em, namespaceKey, refs.keys);
       if (!segments) throw flagOrSegmentNotFound(namespaceKey, flagKey, req.segmentKey);
@@ -76,13 +77,13 @@ export class RulesService {
   async order(namespaceKey: string, flagKey: string, ruleIds: string[] | undefined): Promise<void> {
     requireField('flagKey', flagKey);
     if (!ruleIds || ruleIds.length < 2) throw new ValidationError('ruleIds', 'must contain atleast 2 elements');
-    await this.db.write(namespaceKey, (em) => this.rules.order(em, namespaceKey, flagKey, ruleIds));
+    await this.db.write(inFlag(namespaceKey, flagKey), (em) => this.rules.order(em, namespaceKey, flagKey, ruleIds));
   }
 
   async delete(namespaceKey: string, flagKey: string, id: string): Promise<void> {
     requireField('id', id);
     requireField('flagKey', flagKey);
-    await this.db.write(namespaceKey, async (em) => {
+    await this.db.write(inFlag(namespaceKey, flagKey), async (em) => {
       const flag = await this.flags.find(em, namespaceKey, flagKey);
       if (flag) await this.rules.deleteAndRenumber(em, flag.id, id);
     });

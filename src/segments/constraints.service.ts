@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../common/errors';
 import { requireField } from '../common/validation';
 import { now } from '../storage/columns';
-import { Database } from '../storage/database.service';
+import { Database, inSegment } from '../storage/database.service';
 import { Constraint } from './constraint.entity';
 import { validateConstraint } from './constraint.validation';
 import type { ConstraintRequest, ConstraintResponse } from './segment.dto';
@@ -19,7 +19,7 @@ export class ConstraintsService {
 
   create(namespaceKey: string, segmentKey: string, req: ConstraintRequest): Promise<ConstraintResponse> {
     const input = validateConstraint(segmentKey, req);
-    return this.db.write(namespaceKey, async (em) => {
+    return this.db.write(inSegment(namespaceKey, segmentKey), async (em) => {
       const segment = await this.segments.get(em, namespaceKey, segmentKey);
       const t = now();
       const c = em.create(Constraint, { id: randomUUID(), segment, ...input, createdAt: t, updatedAt: t });
@@ -31,7 +31,7 @@ export class ConstraintsService {
   update(namespaceKey: string, segmentKey: string, id: string, req: ConstraintRequest): Promise<ConstraintResponse> {
     requireField('id', id);
     const input = validateConstraint(segmentKey, req);
-    return this.db.write(namespaceKey, async (em) => {
+    return this.db.write(inSegment(namespaceKey, segmentKey), async (em) => {
       const c = await this.segments.findConstraint(em, namespaceKey, segmentKey, id);
       if (!c) throw new NotFoundError(`constraint ${JSON.stringify(id)}`);
       Object.assign(c, input, { updatedAt: now() });
@@ -43,7 +43,7 @@ export class ConstraintsService {
   async delete(namespaceKey: string, segmentKey: string, id: string): Promise<void> {
     requireField('id', id);
     requireField('segmentKey', segmentKey);
-    await this.db.write(namespaceKey, async (em) => {
+    await this.db.write(inSegment(namespaceKey, segmentKey), async (em) => {
       const c = await this.segments.findConstraint(em, namespaceKey, segmentKey, id);
       if (c) await this.segments.deleteConstraint(em, c);
     });

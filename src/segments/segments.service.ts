@@ -6,7 +6,7 @@ import { PageRequest, resolvePage } from '../common/pagination';
 import { maxLength, maxText, requireField, requireKey } from '../common/validation';
 import { existing } from '../namespaces/namespace.repository';
 import { now } from '../storage/columns';
-import { Database } from '../storage/database.service';
+import { Database, inSegment } from '../storage/database.service';
 import type { SegmentListResponse, SegmentRequest, SegmentResponse } from './segment.dto';
 import { MatchType } from '../wire';
 import { Segment } from './segment.entity';
@@ -38,7 +38,7 @@ export class SegmentsService {
     const name = maxLength('name', requireField('name', req.name));
     const description = maxText('description', req.description);
     try {
-      return await this.db.write(namespaceKey, async (em, locked) => {
+      return await this.db.write(inSegment(namespaceKey, key), async (em, locked) => {
         const namespace = existing(locked, namespaceKey);
         if (await this.segments.keyTaken(em, namespaceKey, key)) throw notUnique(namespaceKey, key);
         const t = now();
@@ -58,7 +58,7 @@ export class SegmentsService {
     requireField('key', key);
     const name = maxLength('name', requireField('name', req.name));
     const description = maxText('description', req.description);
-    return this.db.write(namespaceKey, async (em) => {
+    return this.db.write(inSegment(namespaceKey, key), async (em) => {
       const segment = await this.segments.get(em, namespaceKey, key, true);
       Object.assign(segment, { name, description, matchType: req.matchType ?? MatchType.ALL, updatedAt: now() });
       await em.flush();
@@ -68,7 +68,7 @@ export class SegmentsService {
 
   async delete(namespaceKey: string, key: string): Promise<void> {
     requireField('key', key);
-    await this.db.write(namespaceKey, async (em) => {
+    await this.db.write(inSegment(namespaceKey, key), async (em) => {
       const segment = await this.segments.find(em, namespaceKey, key);
       if (!segment) return;
       if (await this.segments.inUse(em, segment)) throw new InvalidError(`${segmentRef(namespaceKey, key)} is in use`);

@@ -1,17 +1,40 @@
 /**
  * How services reach the database: every read gets a fresh EntityManager fork; every write runs in one transaction
  * that first locks the namespace's row and bumps its version, hands that namespace to the work (so nobody selects it
- * again), and announces the namespace once the transaction has committed. The queries themselves live in the
- * features' repositories (`*.repository.ts`).
+ * again), reads back what the write changed of evaluation (its delta: the flag or segment the write names, whole)
+ * and announces it once the transaction has committed. The queries themselves live in the features' repositories
+ * (`*.repository.ts`) and, for evaluation state, evaluation-source.ts.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { DeadlockException, EntityManager, LockMode, MikroORM } from '@mikro-orm/core';
+import type { EntityManager as SqlEntityManager, Knex } from '@mikro-orm/knex';
+import type { NamespaceDelta } from '../core';
 import { Namespace } from '../namespaces/namespace.entity';
 import { now } from './columns';
 import { dialectOf } from './dialects';
+import { loadFlags, loadSegments } from './evaluation-source';
 import { DATABASE_SETTINGS } from './migration-runner';
-import { Changes } from './changes';
+import { Changes, type NamespaceChange } from './changes';
 import type { DatabaseSettings } from './orm-options';
+
+/**
+ * The namespace a write changes, and which of its flags or segments the write creates, changes or deletes: those
+ * are read back as the write's delta. A flag is named by key, or by the id of one of its rules or rollouts (writes
+ * that find those by id change their flag, whatever flag the path names). A namespace alone: the write changes no
+ * flag or segment (the namespace's own fields), or deletes the namespace.
+ */
+export interface WriteScope {
+  namespace: string;
+  flag?: string;
+  rule?: string;
+  rollout?: string;
+  segment?: string;
+}
+
+export const inFlag = (namespace: string, flag: string): WriteScope => ({ namespace, flag });
+export const ofRule = (namespace: string, rule: string): WriteScope => ({ namespace, rule });
+export const ofRollout = (namespace: string, rollout: string): WriteScope => ({ namespace, rollout });
+export const inSegment = (namespace: string, segment: string): WriteScope => ({ namespace, segment });
 
 /** A deadlock aborts one transaction of the pair; running it again is the standard answer. */
 const DEADLOCK_RETRIES = 3;
@@ -33,22 +56,25 @@ export class Database {
   }
 
   /**
-   * `namespaceKey` names the namespace whose evaluation state the write changes (null: none). `work` gets that
-   * namespace, locked and bumped, or null when it does not exist (`existing()` in namespace.repository.ts turns that
-   * into Flipt's not-found error where the write needs it).
+   * `scope` names what of evaluation state the write changes (a namespace key alone, or a WriteScope; null: none).
+   * `work` gets that namespace, locked and bumped, or null when it does not exist (`existing()` in
+   * namespace.repository.ts turns that into Flipt's not-found error where the write needs it).
    */
-  async write<T>(namespaceKey: string | null, work: (em: EntityManager, namespace: Namespace | null) => Promise<T>): Promise<T> {
+  async write<T>(scope: string | WriteScope | null, work: (em: EntityManager, namespace: Namespace | null) => Promise<T>): Promise<T> {
+    const target = typeof scope === 'string' ? { namespace: scope } : scope;
     for (let attempt = 1; ; attempt++) {
       try {
+        let change: NamespaceChange | undefined;
         const result = await this.orm.em.fork({ clear: true }).transactional(async (em) => {
           // The namespace row is locked first: writes to one namespace queue up instead of deadlocking on it
           // (MySQL takes shared locks on it for every foreign-key check).
-          const namespace = namespaceKey === null ? null : await lockAndBump(em, namespaceKey, this.rowLocks);
-          const value = await work(em, namespace);
+          const locked = target === null ? null : await lockAndBump(em, target.namespace, this.rowLocks);
+          const value = await work(em, locked?.namespace ?? null);
           await em.flush();
+          if (target && locked) change = await readChange(em, target, locked.from, locked.to);
           return value;
         });
-        if (namespaceKey !== null) this.changes.publish('namespace', namespaceKey);
+        if (target !== null) this.changes.publish('namespace', target.namespace, change);
         return result;
       } catch (e) {
         if (!(e instanceof DeadlockException) || attempt >= DEADLOCK_RETRIES) throw e;
@@ -61,12 +87,47 @@ export class Database {
  * The namespace's version (snapshot ETag) is its last write time; it must move forward on every write, also when
  * another instance wrote within the same millisecond. Flushed at once: the update is the transaction's first write.
  */
-async function lockAndBump(em: EntityManager, namespaceKey: string, lock: boolean): Promise<Namespace | null> {
+async function lockAndBump(em: EntityManager, namespaceKey: string, lock: boolean): Promise<{ namespace: Namespace; from: string; to: string } | null> {
   const namespace = await em.findOne(Namespace, { key: namespaceKey }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
   if (!namespace) return null;
+  const from = versionOf(namespace);
   const previous = namespace.stateModifiedAt?.getTime() ?? 0;
   const t = now();
   namespace.stateModifiedAt = t.getTime() > previous ? t : new Date(previous + 1);
   await em.flush();
-  return namespace;
+  return { namespace, from, to: versionOf(namespace) };
+}
+
+/** As evaluation-source.ts's versionOfRow, from the entity. */
+function versionOf(namespace: Namespace): string {
+  return String((namespace.stateModifiedAt ?? namespace.updatedAt).getTime());
+}
+
+/** Inside the write's transaction, after its flush: what it left of the flag or segment it names. */
+async function readChange(em: EntityManager, scope: WriteScope, from: string, to: string): Promise<NamespaceChange> {
+  const knex = (em.getTransactionContext<Knex.Transaction>() ?? (em as SqlEntityManager).getKnex()) as Knex;
+  const delta: NamespaceDelta = { from, to, flags: [], removedFlags: [], segments: [], removedSegments: [] };
+  const flagKey = scope.flag ?? (await flagKeyOf(knex, scope));
+  if (flagKey !== undefined) {
+    delta.flags = await loadFlags(knex, scope.namespace, [flagKey]);
+    if (delta.flags.length === 0) delta.removedFlags.push(flagKey);
+  }
+  if (scope.segment !== undefined) {
+    delta.segments = await loadSegments(knex, scope.namespace, [scope.segment]);
+    if (delta.segments.length === 0) delta.removedSegments.push(scope.segment);
+  }
+  if (flagKey === undefined && scope.segment === undefined && scope.rule === undefined && scope.rollout === undefined) {
+    const [row] = (await knex('namespaces').select('key').where('key', scope.namespace)) as unknown[];
+    if (!row) return { deleted: true };
+  }
+  return { delta };
+}
+
+/** The key of the flag whose rule or rollout the scope names, if it is in the namespace. */
+async function flagKeyOf(knex: Knex, scope: WriteScope): Promise<string | undefined> {
+  const [table, id] = scope.rule !== undefined ? ['rules', scope.rule] : scope.rollout !== undefined ? ['rollouts', scope.rollout] : [];
+  if (table === undefined) return undefined;
+  const [row] = (await knex(`${table} as c`).join('flags as f', 'f.id', 'c.flag_id').select('f.key')
+    .where('c.id', id).andWhere('f.namespace_key', scope.namespace)) as Array<{ key: string }>;
+  return row ? String(row.key) : undefined;
 }

@@ -1,6 +1,7 @@
 /**
  * `cache.enabled` with the in-process store: evaluations stay exact across writes (entries are keyed by namespace
- * version), and the cache's hits and misses show in /metrics under Flipt's names.
+ * version; writes reach the loaded snapshot as deltas, without reading the namespace again), and the cache's hits
+ * and misses show in /metrics under Flipt's names.
  */
 import { client, RunningFlagpole, startFlagpole } from '../support/flagpole';
 
@@ -26,6 +27,7 @@ describe('cache.backend memory', () => {
       expect((await api.put('/api/v1/namespaces/default/flags/cached', { key: 'cached', name: 'C', enabled })).status).toBe(200);
       expect(await evaluate()).toBe(enabled);
     }
-    expect(await counter('flagpole_cache_miss_total')).toBeGreaterThanOrEqual(4);
+    // The first load went through the cache; the writes did not need one.
+    expect(await counter('flagpole_cache_miss_total')).toBe(1);
   });
 });

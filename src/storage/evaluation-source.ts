@@ -4,7 +4,7 @@
  * flags is about 60,000 rows, and entity hydration would cost seconds and hundreds of MiB.
  */
 import type { EntityManager } from '@mikro-orm/core';
-import type { EntityManager as SqlEntityManager } from '@mikro-orm/knex';
+import type { EntityManager as SqlEntityManager, Knex } from '@mikro-orm/knex';
 import { formatTimestamp } from '../common/timestamps';
 import { isValidKey } from '../common/validation';
 import { toDate } from '../storage/columns';
@@ -37,19 +37,25 @@ export async function loadNamespaceSource(em: EntityManager, namespaceKey: strin
   const version = await loadNamespaceVersion(em, namespaceKey);
   if (version === null) return null;
   const knex = (em as SqlEntityManager).getKnex();
+  const [flags, segments] = await Promise.all([loadFlags(knex, namespaceKey), loadSegments(knex, namespaceKey)]);
+  return { key: namespaceKey, version, flags, segments };
+}
 
-  const inFlags = () => knex('flags').select('id').where('namespace_key', namespaceKey);
-  const inSegments = () => knex('segments').select('id').where('namespace_key', namespaceKey);
+/**
+ * The namespace's flags (only those named in `keys`, when given) with their variants, rules and rollouts, in order
+ * (creation time, then key, compared as the core does: databases' collations order keys differently).
+ * `knex` may be a transaction's, to read what the transaction wrote.
+ */
+export async function loadFlags(knex: Knex, namespaceKey: string, keys?: readonly string[]): Promise<SourceFlag[]> {
+  if (keys?.length === 0) return [];
+  const inNamespace = (q: Knex.QueryBuilder) => (keys ? q.where('namespace_key', namespaceKey).whereIn('key', keys) : q.where('namespace_key', namespaceKey));
+  const inFlags = () => inNamespace(knex('flags').select('id'));
   const inRules = () => knex('rules').select('id').whereIn('flag_id', inFlags());
   const inRollouts = () => knex('rollouts').select('id').whereIn('flag_id', inFlags());
-  const [flags, variants, segments, constraints, rules, ruleSegments, distributions, rollouts, rolloutSegments] = (await Promise.all([
-    knex('flags').select('id', 'key', 'name', 'description', 'enabled', 'type', 'default_variant_id', 'created_at', 'updated_at')
-      .where('namespace_key', namespaceKey).orderBy([{ column: 'created_at' }, { column: 'key' }]),
-    knex('variants').select('id', 'flag_id', 'key', 'attachment').whereIn('flag_id', inFlags()).orderBy([{ column: 'created_at' }, { column: 'id' }]),
-    knex('segments').select('id', 'key', 'name', 'description', 'match_type').where('namespace_key', namespaceKey)
+  const [flags, variants, rules, ruleSegments, distributions, rollouts, rolloutSegments] = (await Promise.all([
+    inNamespace(knex('flags').select('id', 'key', 'name', 'description', 'enabled', 'type', 'default_variant_id', 'created_at', 'updated_at'))
       .orderBy([{ column: 'created_at' }, { column: 'key' }]),
-    knex('constraints').select('id', 'segment_id', 'type', 'property', 'operator', 'value').whereIn('segment_id', inSegments())
-      .orderBy([{ column: 'created_at' }, { column: 'id' }]),
+    knex('variants').select('id', 'flag_id', 'key', 'attachment').whereIn('flag_id', inFlags()).orderBy([{ column: 'created_at' }, { column: 'id' }]),
     knex('rules').select('id', 'flag_id', 'rank', 'segment_operator').whereIn('flag_id', inFlags())
       .orderBy([{ column: 'rank' }, { column: 'created_at' }, { column: 'id' }]),
     knex('rule_segments as rs').join('segments as s', 's.id', 'rs.segment_id').select('rs.rule_id', 's.key')
@@ -74,34 +80,57 @@ export async function loadNamespaceSource(em: EntityManager, namespaceKey: strin
     distributions: distributionsOfRule.get(str(r.id)) ?? [],
   }));
   const rolloutsOfFlag = groupBy(rollouts, 'flag_id', toSourceRollout(segmentKeysOfRollout));
+
+  const ordered = flags.map((f) => ({ row: f, createdMs: toDate(f.created_at).getTime(), key: str(f.key) }));
+  if (!inOrder(ordered)) ordered.sort(byCreationThenKey);
+  return ordered.map(({ row: f, createdMs }): SourceFlag => ({
+    key: str(f.key),
+    name: str(f.name),
+    description: str(f.description),
+    enabled: bool(f.enabled),
+    type: num(f.type),
+    createdAt: formatTimestamp(new Date(createdMs)),
+    updatedAt: formatTimestamp(toDate(f.updated_at)),
+    defaultVariantId: f.default_variant_id ? str(f.default_variant_id) : null,
+    variants: variantsOfFlag.get(str(f.id)) ?? [],
+    rules: rulesOfFlag.get(str(f.id)) ?? [],
+    rollouts: rolloutsOfFlag.get(str(f.id)) ?? [],
+  }));
+}
+
+/** The namespace's segments (only those named in `keys`, when given) with their constraints, in created order. */
+export async function loadSegments(knex: Knex, namespaceKey: string, keys?: readonly string[]): Promise<SourceSegment[]> {
+  if (keys?.length === 0) return [];
+  const inNamespace = (q: Knex.QueryBuilder) => (keys ? q.where('namespace_key', namespaceKey).whereIn('key', keys) : q.where('namespace_key', namespaceKey));
+  const [segments, constraints] = (await Promise.all([
+    inNamespace(knex('segments').select('id', 'key', 'name', 'description', 'match_type')).orderBy([{ column: 'created_at' }, { column: 'key' }]),
+    knex('constraints').select('id', 'segment_id', 'type', 'property', 'operator', 'value').whereIn('segment_id', inNamespace(knex('segments').select('id')))
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]),
+  ])) as Row[][];
   const constraintsOfSegment = groupBy(constraints, 'segment_id', (c) => ({
     id: str(c.id), type: num(c.type), property: str(c.property), operator: str(c.operator), value: str(c.value),
   }));
+  return segments.map((s): SourceSegment => ({
+    key: str(s.key),
+    name: str(s.name),
+    description: str(s.description),
+    matchType: num(s.match_type),
+    constraints: constraintsOfSegment.get(str(s.id)) ?? [],
+  }));
+}
 
-  return {
-    key: namespaceKey,
-    version,
-    flags: flags.map((f): SourceFlag => ({
-      key: str(f.key),
-      name: str(f.name),
-      description: str(f.description),
-      enabled: bool(f.enabled),
-      type: num(f.type),
-      createdAt: formatTimestamp(toDate(f.created_at)),
-      updatedAt: formatTimestamp(toDate(f.updated_at)),
-      defaultVariantId: f.default_variant_id ? str(f.default_variant_id) : null,
-      variants: variantsOfFlag.get(str(f.id)) ?? [],
-      rules: rulesOfFlag.get(str(f.id)) ?? [],
-      rollouts: rolloutsOfFlag.get(str(f.id)) ?? [],
-    })),
-    segments: segments.map((s): SourceSegment => ({
-      key: str(s.key),
-      name: str(s.name),
-      description: str(s.description),
-      matchType: num(s.match_type),
-      constraints: constraintsOfSegment.get(str(s.id)) ?? [],
-    })),
-  };
+interface Ordered {
+  createdMs: number;
+  key: string;
+}
+
+function byCreationThenKey(a: Ordered, b: Ordered): number {
+  return a.createdMs - b.createdMs || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+}
+
+function inOrder(items: readonly Ordered[]): boolean {
+  for (let i = 1; i < items.length; i++) if (byCreationThenKey(items[i - 1], items[i]) > 0) return false;
+  return true;
 }
 
 function toSourceRollout(segmentKeys: Map<string, string[]>) {

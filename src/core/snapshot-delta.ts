@@ -1,0 +1,95 @@
+/**
+ * A write's effect on a namespace's snapshot, and its application in place. A delta carries the complete new
+ * state of what the write touched (flags and segments, as the loader reads them) and the two versions it lies
+ * between, so it applies only to the snapshot it follows on from; applying it costs what it changed: the flags it
+ * carries are compiled, a changed segment is compiled and the flags that name it are linked to it again.
+ *
+ * Deltas are plain JSON, so the instance that made the write can hand the same one to the others.
+ */
+import type { CompiledFlag, LiveSnapshot } from './snapshot';
+import { compileFlag, flagOrder, indexSegmentUsers, relinkFlag } from './snapshot';
+import { compileSegment } from './constraints';
+import type { SourceFlag, SourceSegment } from './source';
+
+export interface NamespaceDelta {
+  /** The namespace version the write started from, and the one it left. */
+  from: string;
+  to: string;
+  /** Flags created or changed, whole. */
+  flags: SourceFlag[];
+  removedFlags: string[];
+  /** Segments created or changed, whole. */
+  segments: SourceSegment[];
+  removedSegments: string[];
+}
+
+/**
+ * `applied`: the snapshot now reflects `delta.to`. `included`: the snapshot is already at or past it (it was loaded
+ * after the write). `gap`: the snapshot is older than `delta.from`; a delta in between is missing and only a full
+ * load can bring it up to date.
+ */
+export type DeltaOutcome = 'applied' | 'included' | 'gap';
+
+/** Versions are decimal numbers that grow with every write (the namespace's last write time). */
+function versionNumber(version: string): number {
+  return version === '' ? -1 : Number(version);
+}
+
+export function applyDelta(snapshot: LiveSnapshot, delta: NamespaceDelta): DeltaOutcome {
+  if (snapshot.version !== delta.from) {
+    return versionNumber(delta.to) <= versionNumber(snapshot.version) ? 'included' : 'gap';
+  }
+  // Segments first: the flags compiled below resolve their segment keys against the new ones.
+  const relink = new Set<string>();
+  for (const key of delta.removedSegments) {
+    snapshot.segments.delete(key);
+    for (const flagKey of snapshot.segmentUsers.get(key) ?? []) relink.add(flagKey);
+  }
+  for (const source of delta.segments) {
+    snapshot.segments.set(source.key, compileSegment(source));
+    for (const flagKey of snapshot.segmentUsers.get(source.key) ?? []) relink.add(flagKey);
+  }
+  for (const key of delta.removedFlags) removeFlag(snapshot, key);
+  for (const source of delta.flags) {
+    relink.delete(source.key);
+    putFlag(snapshot, compileFlag(source, snapshot.segments));
+  }
+  for (const flagKey of relink) {
+    const flag = snapshot.flags.get(flagKey);
+    if (flag) snapshot.flags.set(flagKey, relinkFlag(flag, snapshot.segments));
+  }
+  snapshot.version = delta.to;
+  return 'applied';
+}
+
+function removeFlag(snapshot: LiveSnapshot, key: string): void {
+  const old = snapshot.flags.get(key);
+  if (!old) return;
+  indexSegmentUsers(snapshot.segmentUsers, old, true);
+  snapshot.flags.delete(key);
+}
+
+/**
+ * A changed flag keeps its place (Map.set on a present key); a new one normally sorts last and is appended. One
+ * that sorts earlier (a clock behind another instance's) puts the whole order right, which is rare.
+ */
+function putFlag(snapshot: LiveSnapshot, flag: CompiledFlag): void {
+  const old = snapshot.flags.get(flag.key);
+  if (old) {
+    indexSegmentUsers(snapshot.segmentUsers, old, true);
+    snapshot.flags.set(flag.key, flag);
+  } else {
+    snapshot.flags.set(flag.key, flag);
+    const newest = snapshot.newest;
+    if (newest === null || flagOrder(newest, flag) < 0) snapshot.newest = flag;
+    else reorder(snapshot);
+  }
+  indexSegmentUsers(snapshot.segmentUsers, flag);
+}
+
+function reorder(snapshot: LiveSnapshot): void {
+  const sorted = [...snapshot.flags.values()].sort(flagOrder);
+  snapshot.flags.clear();
+  for (const f of sorted) snapshot.flags.set(f.key, f);
+  snapshot.newest = sorted[sorted.length - 1] ?? null;
+}
