@@ -31,7 +31,8 @@ export function frameworkErrorHandler(error: Error, _req: FastifyRequest, reply:
   sendError(reply, GrpcCode.InvalidArgument, error.message || 'malformed request');
 }
 
-function wantsPretty(req: FastifyRequest): boolean {
+/** `Accept: application/json+pretty`, or `pretty` in the query. */
+export function wantsPretty(req: FastifyRequest): boolean {
   if (req.headers.accept === 'application/json+pretty') return true;
   const q = req.url.indexOf('?');
   return q >= 0 && /(?:^|&)pretty(?:=|&|$)/.test(req.url.slice(q + 1));

@@ -170,6 +170,16 @@ function isBefore(v: Version, min: Version): boolean {
   return v[3] && !min[3];
 }
 
+/**
+ * Which of the distinct documents a client sending `acceptServerVersion` gets: 0 before 1.38.0 (and for an absent
+ * or unparsable header), 1 from 1.38.0 (ENTITY_ID constraints), 2 from 1.47.0 (default variants too).
+ */
+export function documentVariant(acceptServerVersion: string | undefined): 0 | 1 | 2 {
+  const version = parseAcceptServerVersion(acceptServerVersion);
+  if (!isBefore(version, DEFAULT_VARIANT_MIN_VERSION)) return 2;
+  return isBefore(version, ENTITY_ID_MIN_VERSION) ? 0 : 1;
+}
+
 interface DocumentOptions {
   entityIdConstraints: boolean;
   defaultVariants: boolean;

@@ -1,40 +1,82 @@
-import { createHash } from 'node:crypto';
 import { Controller, Get, Headers, Param, Res } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { toSnapshotDocument, type SnapshotDocument } from '../core';
+import { wantsPretty } from '../common/http-compat';
 import { SnapshotCache } from './snapshot-cache.service';
+import { SnapshotDocumentCache } from './snapshot-document-cache';
 import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
 
-/** The document client-side SDKs (`@flipt-io/flipt-client-js`) poll and evaluate locally. */
+/** The body varies with both; shared caches must keep one copy per value. */
+const VARY = ['Accept-Encoding', 'X-Flipt-Accept-Server-Version'];
+
+/**
+ * The document client-side SDKs (`@flipt-io/flipt-client-js`) poll and evaluate locally, sent from buffers made once
+ * per namespace version (snapshot-document-cache.ts).
+ */
 @Excludable('evaluation')
 @NamespaceScoped('key')
 @ApiTags('evaluation')
 @Controller('internal/v1/evaluation/snapshot/namespace')
 export class SnapshotController {
+  private readonly documents = new SnapshotDocumentCache();
+
   constructor(private readonly snapshots: SnapshotCache) {}
 
   @Get(':key')
   @ApiHeader({ name: 'If-None-Match', required: false, description: 'ETag of the copy the client holds' })
   @ApiHeader({ name: 'X-Flipt-Accept-Server-Version', required: false, description: 'Client version; ≥ 1.47.0 gets every field' })
-  @ApiOkResponse({ description: 'EvaluationNamespaceSnapshot: {namespace: {key}, flags: [...]}', schema: { type: 'object' } })
+  @ApiHeader({
+    name: 'Accept-Encoding',
+    required: false,
+    description: 'br and gzip are offered, br first at equal weight; a document under 1 KB, or a ?pretty one, is sent unencoded',
+  })
+  @ApiOkResponse({
+    description: 'EvaluationNamespaceSnapshot: {namespace: {key}, flags: [...]}',
+    schema: { type: 'object' },
+    headers: {
+      ETag: { description: 'SHA-1 of the namespace version; absent for a namespace that does not exist', schema: { type: 'string' } },
+      'Content-Encoding': { description: 'br or gzip when the document is compressed', schema: { type: 'string' } },
+      Vary: { description: 'Accept-Encoding, X-Flipt-Accept-Server-Version', schema: { type: 'string' } },
+    },
+  })
   @ApiResponse({ status: 304, description: 'Unchanged since the ETag in If-None-Match (the ETag is repeated)' })
   async get(
     @Param('key') key: string,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
-    @Headers('x-flipt-accept-server-version') acceptVersion: string | undefined,
+    @Headers('x-flipt-accept-server-version') acceptServerVersion: string | undefined,
+    @Headers('accept-encoding') acceptEncoding: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<SnapshotDocument | undefined> {
-    const snapshot = await this.snapshots.get(key);
+  ): Promise<Buffer | string | undefined> {
+    // Indenting is done by http-compat's onSend hook, on JSON text only: a pretty document goes out as text, unencoded.
+    const pretty = wantsPretty(reply.request);
+    const answer = await this.documents.answer(await this.snapshots.get(key), {
+      ifNoneMatch,
+      acceptServerVersion,
+      acceptEncoding: pretty ? undefined : acceptEncoding,
+    });
+    appendVary(reply, VARY);
     // A namespace that does not exist has no version: 200 with no flags and no ETag, as Flipt answers.
-    if (snapshot.version !== '') {
-      const etag = createHash('sha1').update(snapshot.version).digest('hex');
-      reply.header('etag', etag);
-      if (ifNoneMatch === etag) {
-        reply.status(304);
-        return undefined;
-      }
+    if (answer.etag !== undefined) reply.header('etag', answer.etag);
+    if (answer.body === undefined) {
+      reply.status(304);
+      return undefined;
     }
-    return toSnapshotDocument(snapshot, acceptVersion);
+    reply.header('content-type', 'application/json; charset=utf-8');
+    if (answer.coding !== 'identity') reply.header('content-encoding', answer.coding);
+    return pretty ? answer.body.toString('utf8') : answer.body;
   }
+}
+
+/** Adds fields to a Vary header another hook may have started (CORS adds Origin). */
+function appendVary(reply: FastifyReply, fields: readonly string[]): void {
+  const existing = reply.getHeader('vary');
+  if (existing === undefined) {
+    reply.header('vary', fields.join(', '));
+    return;
+  }
+  const text = Array.isArray(existing) ? existing.join(', ') : String(existing);
+  const present = new Set(text.split(',').map((f) => f.trim().toLowerCase()));
+  if (present.has('*')) return;
+  const missing = fields.filter((f) => !present.has(f.toLowerCase()));
+  if (missing.length > 0) reply.header('vary', [text, ...missing].join(', '));
 }
