@@ -32,7 +32,7 @@ function fixLegacyRouteParameters(document: OpenAPIObject): void {
   const paths = document.paths as Record<string, Record<string, Operation>>;
   for (const [path, item] of Object.entries(paths)) {
     const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-    const legacy = !path.includes('{namespaceKey}') && paths[path.replace(/^\/api\/v1\//, '/api/v1/namespaces/{namespaceKey}/')] !== undefined;
+    const legacy = path.startsWith('/api/v1/') && !path.includes('{namespaceKey}') && paths[path.replace(/^\/api\/v1\//, '/api/v1/namespaces/{namespaceKey}/')] !== undefined;
     for (const [method, shared] of Object.entries(item)) {
       if (!shared || typeof shared !== 'object' || !('responses' in shared)) continue;
       const own = (shared.parameters ?? []).filter((p) => p.in !== 'path' || names.includes(p.name));

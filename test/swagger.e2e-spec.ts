@@ -27,6 +27,9 @@ describe('Swagger / OpenAPI', () => {
         const inPath = (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name).sort();
         expect({ [`${method} ${path}`]: inPath }).toEqual({ [`${method} ${path}`]: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort() });
         expect(Object.keys(op.responses).length).toBeGreaterThan(0);
+        // Only the legacy management routes read the namespace from the query.
+        const namespaceQuery = (op.parameters ?? []).some((p) => p.in === 'query' && p.name === 'namespaceKey');
+        if (!path.startsWith('/api/v1/')) expect({ [`${method} ${path}`]: namespaceQuery }).toEqual({ [`${method} ${path}`]: false });
       }
     }
     const api = fp.app.get(RouteRegistry).list()
