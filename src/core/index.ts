@@ -61,7 +61,7 @@ export type {
 export { evaluateBoolean, evaluateVariant, flagType } from './evaluate';
 export type { BooleanOutcome, EvaluationInput, Reason, VariantOutcome } from './evaluate';
 
-export { DEFAULT_ACCEPT_SERVER_VERSION, documentVariant, parseAcceptServerVersion, toSnapshotDocument } from './snapshot-document';
+export { DEFAULT_ACCEPT_SERVER_VERSION, documentVariant, parseAcceptServerVersion, snapshotDocumentText, toSnapshotDocument } from './snapshot-document';
 export type {
   SnapshotConstraintDocument,
   SnapshotDistributionDocument,

@@ -1,5 +1,6 @@
 import { compileSnapshot } from './snapshot';
-import { parseAcceptServerVersion, toSnapshotDocument } from './snapshot-document';
+import { applyDelta } from './snapshot-delta';
+import { documentVariant, parseAcceptServerVersion, snapshotDocumentText, toSnapshotDocument } from './snapshot-document';
 import goldenDocument from './testdata/golden-snapshot.json';
 import {
   ENTITY_ID,
@@ -174,6 +175,34 @@ describe('toSnapshotDocument', () => {
   it('names constraint types of unknown number UNKNOWN', () => {
     const s = compileSnapshot(namespace('ns', [variantFlag('v', { rules: [rule(1, ['s'])] })], [segment('s', [constraint(0, 'p', 'eq', 'x')])]));
     expect(toSnapshotDocument(s, FULL).flags[0].rules[0].segments[0].constraints[0].type).toBe('UNKNOWN_CONSTRAINT_COMPARISON_TYPE');
+  });
+});
+
+describe('snapshotDocumentText', () => {
+  const headers = ['1.37.1', '1.38.0', '1.47.0'];
+  const withEntityId = () => {
+    const src = goldenSource();
+    src.segments.push(segment('ids', [constraint(ENTITY_ID, '', 'eq', 'e-1')]));
+    src.flags.push(variantFlag('by-id', { variants: [variant('x')], defaultVariantId: 'v-x', rules: [rule(1, ['ids'], [dist('x', 100)])] }));
+    return src;
+  };
+
+  it('is the JSON of the document for each client generation', () => {
+    const s = compileSnapshot(withEntityId());
+    for (const header of headers) {
+      const v = documentVariant(header);
+      expect(snapshotDocumentText(s, v)).toBe(JSON.stringify(toSnapshotDocument(s, header)));
+    }
+    expect(new Set(headers.map((h) => snapshotDocumentText(s, documentVariant(h)))).size).toBe(3);
+  });
+
+  it('stays that JSON after deltas, reusing the parts of unchanged flags', () => {
+    const src = withEntityId();
+    const s = compileSnapshot(src);
+    snapshotDocumentText(s, 2);
+    const changed = { ...src.flags[0], description: 'changed' };
+    applyDelta(s, { from: src.version, to: '2', flags: [changed], removedFlags: [], segments: [segment('ids', [constraint(ENTITY_ID, '', 'eq', 'e-2')])], removedSegments: [] });
+    for (const header of headers) expect(snapshotDocumentText(s, documentVariant(header))).toBe(JSON.stringify(toSnapshotDocument(s, header)));
   });
 });
 

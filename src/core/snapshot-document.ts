@@ -186,8 +186,8 @@ interface DocumentOptions {
 }
 
 class DocumentBuilder {
-  /** Segments shared by several rules/rollouts are built once, as Flipt does. */
-  private readonly segments = new Map<CompiledSegment, SnapshotSegmentDocument>();
+  /** Segments shared by several rules/rollouts are built once, as Flipt does (and kept while the segment lives). */
+  private readonly segments = new WeakMap<CompiledSegment, SnapshotSegmentDocument>();
 
   constructor(private readonly options: DocumentOptions) {}
 
@@ -290,4 +290,33 @@ export function toSnapshotDocument(s: Snapshot, acceptServerVersion: string | un
     defaultVariants: !isBefore(version, DEFAULT_VARIANT_MIN_VERSION),
   });
   return { namespace: { key: s.key }, flags: Array.from(s.flags.values(), (f) => builder.flag(f)) };
+}
+
+/** One builder per document variant (documentVariant), index = variant. */
+const VARIANT_BUILDERS = [
+  new DocumentBuilder({ entityIdConstraints: false, defaultVariants: false }),
+  new DocumentBuilder({ entityIdConstraints: true, defaultVariants: false }),
+  new DocumentBuilder({ entityIdConstraints: true, defaultVariants: true }),
+] as const;
+/** Each compiled flag's part of the document, serialised once per variant; a flag a write replaced is a new object. */
+const FLAG_TEXT = [new WeakMap<CompiledFlag, string>(), new WeakMap<CompiledFlag, string>(), new WeakMap<CompiledFlag, string>()] as const;
+
+/**
+ * The document of `documentVariant` `variant` as JSON text: the same text as JSON.stringify(toSnapshotDocument(…)),
+ * but each flag is serialised only once for as long as it is unchanged, so after a write only what the write changed
+ * is built again and the rest is joined.
+ */
+export function snapshotDocumentText(s: Snapshot, variant: 0 | 1 | 2): string {
+  const builder = VARIANT_BUILDERS[variant];
+  const texts = FLAG_TEXT[variant];
+  const parts: string[] = [];
+  for (const flag of s.flags.values()) {
+    let text = texts.get(flag);
+    if (text === undefined) {
+      text = JSON.stringify(builder.flag(flag));
+      texts.set(flag, text);
+    }
+    parts.push(text);
+  }
+  return `{"namespace":${JSON.stringify({ key: s.key })},"flags":[${parts.join(',')}]}`;
 }
