@@ -5,9 +5,9 @@
  */
 import { FLAG_TYPE_NAMES, FlagType, type Reason, SegmentOperator } from '../wire';
 import { selectDistribution, thresholdBucket, variantBucket } from './bucketing';
-import { type CompiledSegment, matchSegment } from './constraints';
+import { matchSegment } from './constraints';
 import { EvaluationError, flagNotFound, unknownConstraintType } from './errors';
-import type { CompiledFlag, Snapshot } from './snapshot';
+import type { CompiledFlag, SegmentLink, Snapshot } from './snapshot';
 
 export interface EvaluationInput {
   flagKey: string;
@@ -48,16 +48,17 @@ function findFlag(s: Snapshot, flagKey: string): CompiledFlag {
  */
 function matchedSegmentKeys(
   segmentOperator: number,
-  segments: readonly CompiledSegment[],
-  hasUnknownConstraintType: boolean,
+  links: readonly SegmentLink[],
   context: Readonly<Record<string, string>>,
   entityId: string,
 ): string[] | null {
   // Flipt evaluates every segment of a rule it reaches, so a bad constraint anywhere in it is an error.
-  if (hasUnknownConstraintType) throw unknownConstraintType();
+  for (let i = 0; i < links.length; i++) if (links[i].current?.hasUnknownType) throw unknownConstraintType();
   const keys: string[] = [];
-  for (let i = 0; i < segments.length; i++) {
-    if (matchSegment(segments[i], context, entityId)) keys.push(segments[i].key);
+  for (let i = 0; i < links.length; i++) {
+    const segment = links[i].current;
+    if (segment === null) continue;
+    if (matchSegment(segment, context, entityId)) keys.push(segment.key);
     else if (segmentOperator === SegmentOperator.AND) return null;
   }
   if (segmentOperator === SegmentOperator.OR && keys.length === 0) return null;
@@ -81,13 +82,7 @@ export function evaluateVariant(s: Snapshot, input: EvaluationInput): VariantOut
 
   const context = input.context ?? EMPTY_CONTEXT;
   for (const rule of flag.rules) {
-    const segmentKeys = matchedSegmentKeys(
-      rule.segmentOperator,
-      rule.segments,
-      rule.hasUnknownConstraintType,
-      context,
-      input.entityId,
-    );
+    const segmentKeys = matchedSegmentKeys(rule.segmentOperator, rule.segments, context, input.entityId);
     if (segmentKeys === null) continue;
 
     // The first applying rule decides, even when its distributions leave this entity's bucket uncovered.
@@ -137,13 +132,7 @@ export function evaluateBoolean(s: Snapshot, input: EvaluationInput): BooleanOut
     }
     const segment = rollout.segment;
     if (!segment) continue;
-    const segmentKeys = matchedSegmentKeys(
-      segment.segmentOperator,
-      segment.segments,
-      segment.hasUnknownConstraintType,
-      context,
-      input.entityId,
-    );
+    const segmentKeys = matchedSegmentKeys(segment.segmentOperator, segment.segments, context, input.entityId);
     if (segmentKeys !== null) {
       return { enabled: segment.value, reason: 'MATCH', segmentKeys, flagKey: flag.key };
     }

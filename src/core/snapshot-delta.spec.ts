@@ -54,7 +54,7 @@ describe('applyDelta', () => {
     expect([...snapshot.flags.keys()]).toEqual(['b', 'm', 'z']);
   });
 
-  it('recompiles a changed segment and links every flag that names it to the new one', () => {
+  it('recompiles a changed segment, and every flag that names it sees the new one', () => {
     const [c, g] = [colour(), gate()];
     const snapshot = compileSnapshot(source([c, g], [pro, eu]));
     const entity = (flagKey: string) => ({ flagKey, entityId: 'e', context: { plan: 'gold' } });
@@ -65,17 +65,21 @@ describe('applyDelta', () => {
     applyDelta(snapshot, delta('100', '101', { segments: [gold] }));
     expect(evaluateVariant(snapshot, entity('colour'))).toMatchObject({ match: true, variantKey: 'red' });
     expect(evaluateBoolean(snapshot, entity('gate')).enabled).toBe(false);
-    expect(snapshot.flags.get('colour')!.rules[0].segments[0]).toBe(snapshot.segments.get('pro'));
+    expect(snapshot.flags.get('colour')!.rules[0].segments[0].current).toBe(snapshot.segments.get('pro'));
     expect(toSnapshotDocument(snapshot, undefined)).toEqual(documentOf(source([c, g], [gold, eu], '101')));
   });
 
-  it('follows a flag moving from one segment to another: only the new segment relinks it', () => {
-    const snapshot = compileSnapshot(source([colour()], [pro, eu]));
-    applyDelta(snapshot, delta('100', '101', { flags: [colour({ rules: [rule(1, ['eu'], [dist('blue', 100)])] })] }));
-    expect(snapshot.segmentUsers.get('pro')).toBeUndefined();
-    expect([...snapshot.segmentUsers.get('eu')!]).toEqual(['colour']);
-    applyDelta(snapshot, delta('101', '102', { removedFlags: ['colour'] }));
-    expect(snapshot.segmentUsers.size).toBe(0);
+  it('links a flag that moved to another segment to that segment, and a segment created later to its users', () => {
+    const snapshot = compileSnapshot(source([colour()], [pro]));
+    const moved = colour({ rules: [rule(1, ['eu'], [dist('blue', 100)])] });
+    applyDelta(snapshot, delta('100', '101', { flags: [moved] }));
+    const entity = { flagKey: 'colour', entityId: 'e', context: { region: 'eu', plan: 'pro' } };
+    expect(evaluateVariant(snapshot, entity).match).toBe(false); // no segment eu yet: left out, so OR finds none
+    applyDelta(snapshot, delta('101', '102', { segments: [eu] }));
+    expect(evaluateVariant(snapshot, entity)).toMatchObject({ match: true, variantKey: 'blue', segmentKeys: ['eu'] });
+    applyDelta(snapshot, delta('102', '103', { removedSegments: ['eu'] }));
+    expect(evaluateVariant(snapshot, entity).match).toBe(false);
+    expect(toSnapshotDocument(snapshot, undefined)).toEqual(documentOf(source([moved], [pro], '103')));
   });
 
   it('adds and removes segments', () => {

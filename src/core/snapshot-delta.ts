@@ -2,12 +2,12 @@
  * A write's effect on a namespace's snapshot, and its application in place. A delta carries the complete new
  * state of what the write touched (flags and segments, as the loader reads them) and the two versions it lies
  * between, so it applies only to the snapshot it follows on from; applying it costs what it changed: the flags it
- * carries are compiled, a changed segment is compiled and the flags that name it are linked to it again.
+ * carries are compiled, a changed segment is compiled and put in the one link every rule and rollout naming it holds.
  *
  * Deltas are plain JSON, so the instance that made the write can hand the same one to the others.
  */
 import type { CompiledFlag, LiveSnapshot } from './snapshot';
-import { compileFlag, flagOrder, indexSegmentUsers, relinkFlag } from './snapshot';
+import { compileFlag, flagOrder, linkerOf } from './snapshot';
 import { compileSegment } from './constraints';
 import type { SourceFlag, SourceSegment } from './source';
 
@@ -39,34 +39,21 @@ export function applyDelta(snapshot: LiveSnapshot, delta: NamespaceDelta): Delta
   if (snapshot.version !== delta.from) {
     return versionNumber(delta.to) <= versionNumber(snapshot.version) ? 'included' : 'gap';
   }
-  // Segments first: the flags compiled below resolve their segment keys against the new ones.
-  const relink = new Set<string>();
+  const link = linkerOf(snapshot);
   for (const key of delta.removedSegments) {
     snapshot.segments.delete(key);
-    for (const flagKey of snapshot.segmentUsers.get(key) ?? []) relink.add(flagKey);
+    const existing = snapshot.links.get(key);
+    if (existing) existing.current = null;
   }
   for (const source of delta.segments) {
-    snapshot.segments.set(source.key, compileSegment(source));
-    for (const flagKey of snapshot.segmentUsers.get(source.key) ?? []) relink.add(flagKey);
+    const segment = compileSegment(source);
+    snapshot.segments.set(source.key, segment);
+    link(source.key).current = segment;
   }
-  for (const key of delta.removedFlags) removeFlag(snapshot, key);
-  for (const source of delta.flags) {
-    relink.delete(source.key);
-    putFlag(snapshot, compileFlag(source, snapshot.segments));
-  }
-  for (const flagKey of relink) {
-    const flag = snapshot.flags.get(flagKey);
-    if (flag) snapshot.flags.set(flagKey, relinkFlag(flag, snapshot.segments));
-  }
+  for (const key of delta.removedFlags) snapshot.flags.delete(key);
+  for (const source of delta.flags) putFlag(snapshot, compileFlag(source, link));
   snapshot.version = delta.to;
   return 'applied';
-}
-
-function removeFlag(snapshot: LiveSnapshot, key: string): void {
-  const old = snapshot.flags.get(key);
-  if (!old) return;
-  indexSegmentUsers(snapshot.segmentUsers, old, true);
-  snapshot.flags.delete(key);
 }
 
 /**
@@ -74,17 +61,12 @@ function removeFlag(snapshot: LiveSnapshot, key: string): void {
  * that sorts earlier (a clock behind another instance's) puts the whole order right, which is rare.
  */
 function putFlag(snapshot: LiveSnapshot, flag: CompiledFlag): void {
-  const old = snapshot.flags.get(flag.key);
-  if (old) {
-    indexSegmentUsers(snapshot.segmentUsers, old, true);
-    snapshot.flags.set(flag.key, flag);
-  } else {
-    snapshot.flags.set(flag.key, flag);
-    const newest = snapshot.newest;
-    if (newest === null || flagOrder(newest, flag) < 0) snapshot.newest = flag;
-    else reorder(snapshot);
-  }
-  indexSegmentUsers(snapshot.segmentUsers, flag);
+  const known = snapshot.flags.has(flag.key);
+  snapshot.flags.set(flag.key, flag);
+  if (known) return;
+  const newest = snapshot.newest;
+  if (newest === null || flagOrder(newest, flag) < 0) snapshot.newest = flag;
+  else reorder(snapshot);
 }
 
 function reorder(snapshot: LiveSnapshot): void {

@@ -30,7 +30,7 @@ import {
 } from '../wire';
 import type { CompiledSegment } from './constraints';
 import { goTrimSpace } from './go-parsing';
-import type { CompiledFlag, CompiledRollout, CompiledRule, Snapshot } from './snapshot';
+import type { CompiledFlag, CompiledRollout, CompiledRule, SegmentLink, Snapshot } from './snapshot';
 
 export interface SnapshotConstraintDocument {
   id: string;
@@ -213,7 +213,7 @@ class DocumentBuilder {
   private rule(rule: CompiledRule): SnapshotRuleDocument {
     return {
       id: rule.id,
-      segments: rule.segments.map((s) => this.segment(s)),
+      segments: this.linked(rule.segments),
       rank: rule.rank,
       segmentOperator: segmentOperatorName(rule.segmentOperator),
       distributions: rule.distributions.map((d) => ({
@@ -235,10 +235,17 @@ class DocumentBuilder {
       doc.segment = {
         value: rollout.segment.value,
         segmentOperator: segmentOperatorName(rollout.segment.segmentOperator),
-        segments: rollout.segment.segments.map((s) => this.segment(s)),
+        segments: this.linked(rollout.segment.segments),
       };
     }
     return doc;
+  }
+
+  /** The segments that exist, in the order listed. */
+  private linked(links: readonly SegmentLink[]): SnapshotSegmentDocument[] {
+    const docs: SnapshotSegmentDocument[] = [];
+    for (const link of links) if (link.current) docs.push(this.segment(link.current));
+    return docs;
   }
 
   private segment(segment: CompiledSegment): SnapshotSegmentDocument {
@@ -298,8 +305,28 @@ const VARIANT_BUILDERS = [
   new DocumentBuilder({ entityIdConstraints: true, defaultVariants: false }),
   new DocumentBuilder({ entityIdConstraints: true, defaultVariants: true }),
 ] as const;
-/** Each compiled flag's part of the document, serialised once per variant; a flag a write replaced is a new object. */
-const FLAG_TEXT = [new WeakMap<CompiledFlag, string>(), new WeakMap<CompiledFlag, string>(), new WeakMap<CompiledFlag, string>()] as const;
+interface FlagText {
+  text: string;
+  /** The segments its rules and rollouts linked to when it was serialised. */
+  segments: Array<CompiledSegment | null>;
+}
+
+/**
+ * Each compiled flag's part of the document, serialised once per variant. A flag a write replaced is a new object;
+ * a segment a write replaced shows in its links, so the text is checked against them.
+ */
+const FLAG_TEXT = [new WeakMap<CompiledFlag, FlagText>(), new WeakMap<CompiledFlag, FlagText>(), new WeakMap<CompiledFlag, FlagText>()] as const;
+
+function linkedSegments(flag: CompiledFlag): Array<CompiledSegment | null> {
+  const segments: Array<CompiledSegment | null> = [];
+  for (const rule of flag.rules) for (const link of rule.segments) segments.push(link.current);
+  for (const rollout of flag.rollouts) if (rollout.segment) for (const link of rollout.segment.segments) segments.push(link.current);
+  return segments;
+}
+
+function sameSegments(a: ReadonlyArray<CompiledSegment | null>, b: ReadonlyArray<CompiledSegment | null>): boolean {
+  return a.length === b.length && a.every((s, i) => s === b[i]);
+}
 
 /**
  * The document of `documentVariant` `variant` as JSON text: the same text as JSON.stringify(toSnapshotDocument(…)),
@@ -311,12 +338,13 @@ export function snapshotDocumentText(s: Snapshot, variant: 0 | 1 | 2): string {
   const texts = FLAG_TEXT[variant];
   const parts: string[] = [];
   for (const flag of s.flags.values()) {
-    let text = texts.get(flag);
-    if (text === undefined) {
-      text = JSON.stringify(builder.flag(flag));
-      texts.set(flag, text);
+    const segments = linkedSegments(flag);
+    let kept = texts.get(flag);
+    if (kept === undefined || !sameSegments(kept.segments, segments)) {
+      kept = { text: JSON.stringify(builder.flag(flag)), segments };
+      texts.set(flag, kept);
     }
-    parts.push(text);
+    parts.push(kept.text);
   }
   return `{"namespace":${JSON.stringify({ key: s.key })},"flags":[${parts.join(',')}]}`;
 }

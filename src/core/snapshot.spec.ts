@@ -35,7 +35,7 @@ describe('compileSnapshot', () => {
     expect(s.flags.get('b')!.rollouts.map((r) => r.rank)).toEqual([1, 2]);
   });
 
-  it('resolves segment keys to one shared compiled segment, skipping unknown keys', () => {
+  it('links segment keys to one shared link per key, holding the compiled segment or null for an unknown key', () => {
     const s = compileSnapshot(
       namespace(
         'ns',
@@ -47,9 +47,10 @@ describe('compileSnapshot', () => {
       ),
     );
     const fromRule = s.flags.get('v')!.rules[0].segments;
-    expect(fromRule.map((x) => x.key)).toEqual(['s']);
+    expect(fromRule.map((x) => x.key)).toEqual(['s', 'missing']);
+    expect(fromRule[1].current).toBeNull();
     expect(fromRule[0]).toBe(s.flags.get('b')!.rollouts[0].segment!.segments[0]);
-    expect(fromRule[0]).toBe(s.segments.get('s'));
+    expect(fromRule[0].current).toBe(s.segments.get('s'));
   });
 
   it('drops distributions with rollout <= 0 and turns the rest into cumulative bounds', () => {
@@ -95,7 +96,7 @@ describe('compileSnapshot', () => {
     const flag = s.flags.get('v')!;
     expect(Object.isFrozen(flag)).toBe(true);
     expect(Object.isFrozen(flag.rules)).toBe(true);
-    expect(Object.isFrozen(flag.rules[0].segments[0].constraints[0])).toBe(true);
+    expect(Object.isFrozen(flag.rules[0].segments[0].current!.constraints[0])).toBe(true);
   });
 
   it('compiles 10,000 flags into a working snapshot', () => {

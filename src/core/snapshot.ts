@@ -23,15 +23,22 @@ export interface CompiledDistribution {
   readonly rollout: number;
 }
 
+/**
+ * A rule's or rollout's reference to a segment, by key, shared by every rule and rollout of the snapshot that names
+ * it: a changed segment is put in `current` once and all of them see it. Null while no such segment exists (left
+ * out, like Flipt's SQL join leaves out a missing row; foreign keys make it impossible in practice).
+ */
+export interface SegmentLink {
+  readonly key: string;
+  current: CompiledSegment | null;
+}
+
 export interface CompiledRule {
   readonly id: string;
   readonly rank: number;
   readonly segmentOperator: number;
-  /** As stored, so the rule can be linked again when one of its segments changes. */
-  readonly segmentKeys: readonly string[];
   /** In the order the rule lists them; matched keys are reported in this order. */
-  readonly segments: readonly CompiledSegment[];
-  readonly hasUnknownConstraintType: boolean;
+  readonly segments: readonly SegmentLink[];
   /** Only distributions with rollout > 0, in created order: Flipt ignores the others. */
   readonly distributions: readonly CompiledDistribution[];
   /** Cumulative bucket bounds, parallel to `distributions`. */
@@ -48,10 +55,8 @@ export interface CompiledThreshold {
 
 export interface CompiledSegmentRollout {
   readonly segmentOperator: number;
-  readonly segmentKeys: readonly string[];
   readonly value: boolean;
-  readonly segments: readonly CompiledSegment[];
-  readonly hasUnknownConstraintType: boolean;
+  readonly segments: readonly SegmentLink[];
 }
 
 export interface CompiledRollout {
@@ -97,8 +102,8 @@ export interface LiveSnapshot extends Snapshot {
   version: string;
   readonly flags: Map<string, CompiledFlag>;
   readonly segments: Map<string, CompiledSegment>;
-  /** Segment key → keys of the flags whose rules or rollouts name it. */
-  readonly segmentUsers: Map<string, Set<string>>;
+  /** Segment key → the link every rule and rollout naming it holds. */
+  readonly links: Map<string, SegmentLink>;
   /**
    * The last flag in order when it was added; a new flag that sorts after it is appended. It may since have been
    * deleted: it is only a bound, and a flag that sorts before it reorders the map.
@@ -113,25 +118,22 @@ function byRank<T extends { rank: number }>(items: readonly T[]): T[] {
   return [...items].sort((a, b) => a.rank - b.rank); // Array.prototype.sort is stable
 }
 
-/**
- * Segment references resolve like Flipt's SQL join: a key without a segment is left out rather than failing the
- * whole namespace (it cannot happen with foreign keys in place).
- */
-function resolveSegments(keys: readonly string[], segments: ReadonlyMap<string, CompiledSegment>): CompiledSegment[] {
-  const resolved: CompiledSegment[] = [];
-  for (const key of keys) {
-    const segment = segments.get(key);
-    if (segment) resolved.push(segment);
-  }
-  return resolved;
+/** Finds (or makes) the link to the segment `key`. */
+export type Linker = (key: string) => SegmentLink;
+
+/** The linker of a snapshot: one link per segment key, pointing at the segment while it exists. */
+export function linkerOf(snapshot: Pick<LiveSnapshot, 'links' | 'segments'>): Linker {
+  return (key) => {
+    let link = snapshot.links.get(key);
+    if (!link) {
+      link = { key, current: snapshot.segments.get(key) ?? null };
+      snapshot.links.set(key, link);
+    }
+    return link;
+  };
 }
 
-function compileRule(
-  rule: SourceRule,
-  variants: ReadonlyMap<string, SourceVariant>,
-  segments: ReadonlyMap<string, CompiledSegment>,
-): CompiledRule {
-  const ruleSegments = resolveSegments(rule.segmentKeys, segments);
+function compileRule(rule: SourceRule, variants: ReadonlyMap<string, SourceVariant>, link: Linker): CompiledRule {
   const distributions: CompiledDistribution[] = [];
   for (const d of rule.distributions) {
     const variant = variants.get(d.variantId);
@@ -149,15 +151,13 @@ function compileRule(
     id: rule.id,
     rank: rule.rank,
     segmentOperator: rule.segmentOperator,
-    segmentKeys: Object.freeze([...rule.segmentKeys]),
-    segments: Object.freeze(ruleSegments),
-    hasUnknownConstraintType: ruleSegments.some((s) => s.hasUnknownType),
+    segments: Object.freeze(rule.segmentKeys.map(link)),
     distributions: Object.freeze(distributions),
     bounds: Object.freeze(distributionBounds(distributions.map((d) => d.rollout))),
   });
 }
 
-function compileRollout(rollout: SourceRollout, segments: ReadonlyMap<string, CompiledSegment>): CompiledRollout {
+function compileRollout(rollout: SourceRollout, link: Linker): CompiledRollout {
   let threshold: CompiledThreshold | null = null;
   let segment: CompiledSegmentRollout | null = null;
   if (rollout.threshold) {
@@ -167,13 +167,10 @@ function compileRollout(rollout: SourceRollout, segments: ReadonlyMap<string, Co
       value: rollout.threshold.value,
     });
   } else if (rollout.segment) {
-    const rolloutSegments = resolveSegments(rollout.segment.segmentKeys, segments);
     segment = Object.freeze({
       segmentOperator: rollout.segment.segmentOperator,
-      segmentKeys: Object.freeze([...rollout.segment.segmentKeys]),
       value: rollout.segment.value,
-      segments: Object.freeze(rolloutSegments),
-      hasUnknownConstraintType: rolloutSegments.some((s) => s.hasUnknownType),
+      segments: Object.freeze(rollout.segment.segmentKeys.map(link)),
     });
   }
   return Object.freeze({
@@ -186,19 +183,19 @@ function compileRollout(rollout: SourceRollout, segments: ReadonlyMap<string, Co
   });
 }
 
-export function compileFlag(flag: SourceFlag, segments: ReadonlyMap<string, CompiledSegment>): CompiledFlag {
+export function compileFlag(flag: SourceFlag, link: Linker): CompiledFlag {
   const isBoolean = flag.type === FlagType.BOOLEAN;
   let defaultVariant: CompiledVariant | null = null;
   let rules = NO_RULES;
   let rollouts = NO_ROLLOUTS;
   if (isBoolean) {
-    rollouts = Object.freeze(byRank(flag.rollouts).map((r) => compileRollout(r, segments)));
+    rollouts = Object.freeze(byRank(flag.rollouts).map((r) => compileRollout(r, link)));
   } else {
     const variants = new Map(flag.variants.map((v) => [v.id, v]));
     // A dangling default variant id (impossible with foreign keys) is treated as no default variant.
     const dv = flag.defaultVariantId === null ? undefined : variants.get(flag.defaultVariantId);
     if (dv) defaultVariant = Object.freeze({ id: dv.id, key: dv.key, attachment: dv.attachment });
-    rules = Object.freeze(byRank(flag.rules).map((r) => compileRule(r, variants, segments)));
+    rules = Object.freeze(byRank(flag.rules).map((r) => compileRule(r, variants, link)));
   }
   return Object.freeze({
     key: flag.key,
@@ -215,49 +212,9 @@ export function compileFlag(flag: SourceFlag, segments: ReadonlyMap<string, Comp
   });
 }
 
-/**
- * The same flag with its rules and rollouts resolved against `segments` again: a segment it names has changed.
- * Everything else (variants, distributions, bounds) is kept.
- */
-export function relinkFlag(flag: CompiledFlag, segments: ReadonlyMap<string, CompiledSegment>): CompiledFlag {
-  const rules = flag.rules.map((rule) => {
-    const linked = resolveSegments(rule.segmentKeys, segments);
-    return Object.freeze({ ...rule, segments: Object.freeze(linked), hasUnknownConstraintType: linked.some((s) => s.hasUnknownType) });
-  });
-  const rollouts = flag.rollouts.map((rollout) => {
-    if (!rollout.segment) return rollout;
-    const linked = resolveSegments(rollout.segment.segmentKeys, segments);
-    const segment = Object.freeze({ ...rollout.segment, segments: Object.freeze(linked), hasUnknownConstraintType: linked.some((s) => s.hasUnknownType) });
-    return Object.freeze({ ...rollout, segment });
-  });
-  return Object.freeze({ ...flag, rules: Object.freeze(rules), rollouts: Object.freeze(rollouts) });
-}
-
-/** The segment keys a flag's rules and rollouts name. */
-export function segmentKeysOf(flag: CompiledFlag): string[] {
-  const keys: string[] = [];
-  for (const rule of flag.rules) keys.push(...rule.segmentKeys);
-  for (const rollout of flag.rollouts) if (rollout.segment) keys.push(...rollout.segment.segmentKeys);
-  return keys;
-}
-
 /** Orders flags as the database lists them: creation time, then key. */
 export function flagOrder(a: CompiledFlag, b: CompiledFlag): number {
   return a.createdAtMs - b.createdAtMs || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-}
-
-/** Adds (or, with `remove`, takes away) a flag's entries in the segment → flags index. */
-export function indexSegmentUsers(users: Map<string, Set<string>>, flag: CompiledFlag, remove = false): void {
-  for (const key of segmentKeysOf(flag)) {
-    let set = users.get(key);
-    if (remove) {
-      set?.delete(flag.key);
-      if (set?.size === 0) users.delete(key);
-    } else {
-      if (!set) users.set(key, (set = new Set()));
-      set.add(flag.key);
-    }
-  }
 }
 
 /**
@@ -272,19 +229,19 @@ export interface CompilePacing {
 
 /** Compiles one namespace's rows. Pure: the same source always yields an equivalent snapshot. */
 export function compileSnapshot(src: NamespaceSource): LiveSnapshot {
-  const segments = compileSegments(src);
-  const snapshot = emptyLive(src, segments);
-  for (const f of src.flags) addCompiled(snapshot, compileFlag(f, segments));
+  const snapshot = emptyLive(src, compileSegments(src));
+  const link = linkerOf(snapshot);
+  for (const f of src.flags) addCompiled(snapshot, compileFlag(f, link));
   return snapshot;
 }
 
 /** As compileSnapshot, in slices of at most about `pacing.sliceMs`, so that other work runs in between. */
 export async function compileSnapshotPaced(src: NamespaceSource, pacing: CompilePacing): Promise<LiveSnapshot> {
   let sliceStart = pacing.now();
-  const segments = compileSegments(src);
-  const snapshot = emptyLive(src, segments);
+  const snapshot = emptyLive(src, compileSegments(src));
+  const link = linkerOf(snapshot);
   for (let i = 0; i < src.flags.length; i++) {
-    addCompiled(snapshot, compileFlag(src.flags[i], segments));
+    addCompiled(snapshot, compileFlag(src.flags[i], link));
     if ((i & 63) === 63 && pacing.now() - sliceStart >= pacing.sliceMs) {
       await pacing.pause();
       sliceStart = pacing.now();
@@ -300,12 +257,11 @@ function compileSegments(src: NamespaceSource): Map<string, CompiledSegment> {
 }
 
 function emptyLive(src: NamespaceSource, segments: Map<string, CompiledSegment>): LiveSnapshot {
-  return { key: src.key, version: src.version, flags: new Map(), segments, segmentUsers: new Map(), newest: null };
+  return { key: src.key, version: src.version, flags: new Map(), segments, links: new Map(), newest: null };
 }
 
-/** Source flags come in order (the loader sorts them with flagOrder); a flag is appended and indexed. */
+/** Source flags come in order (the loader sorts them as flagOrder does); a flag is appended. */
 function addCompiled(snapshot: LiveSnapshot, flag: CompiledFlag): void {
   snapshot.flags.set(flag.key, flag);
   snapshot.newest = flag;
-  indexSegmentUsers(snapshot.segmentUsers, flag);
 }
