@@ -58,7 +58,8 @@ export function applyDelta(snapshot: LiveSnapshot, delta: NamespaceDelta): Delta
 
 /**
  * A changed flag keeps its place (Map.set on a present key); a new one normally sorts last and is appended. One
- * that sorts earlier (a clock behind another instance's) puts the whole order right, which is rare.
+ * that sorts earlier (created on a clock behind another's) leaves the snapshot unordered: orderedFlags sorts it
+ * for the document, so the write costs no sort.
  */
 function putFlag(snapshot: LiveSnapshot, flag: CompiledFlag): void {
   const known = snapshot.flags.has(flag.key);
@@ -66,12 +67,5 @@ function putFlag(snapshot: LiveSnapshot, flag: CompiledFlag): void {
   if (known) return;
   const newest = snapshot.newest;
   if (newest === null || flagOrder(newest, flag) < 0) snapshot.newest = flag;
-  else reorder(snapshot);
-}
-
-function reorder(snapshot: LiveSnapshot): void {
-  const sorted = [...snapshot.flags.values()].sort(flagOrder);
-  snapshot.flags.clear();
-  for (const f of sorted) snapshot.flags.set(f.key, f);
-  snapshot.newest = sorted[sorted.length - 1] ?? null;
+  else snapshot.unordered = true;
 }

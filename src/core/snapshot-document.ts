@@ -30,7 +30,7 @@ import {
 } from '../wire';
 import type { CompiledSegment } from './constraints';
 import { goTrimSpace } from './go-parsing';
-import type { CompiledFlag, CompiledRollout, CompiledRule, SegmentLink, Snapshot } from './snapshot';
+import { type CompiledFlag, type CompiledRollout, type CompiledRule, orderedFlags, type SegmentLink, type Snapshot } from './snapshot';
 
 export interface SnapshotConstraintDocument {
   id: string;
@@ -296,7 +296,7 @@ export function toSnapshotDocument(s: Snapshot, acceptServerVersion: string | un
     entityIdConstraints: !isBefore(version, ENTITY_ID_MIN_VERSION),
     defaultVariants: !isBefore(version, DEFAULT_VARIANT_MIN_VERSION),
   });
-  return { namespace: { key: s.key }, flags: Array.from(s.flags.values(), (f) => builder.flag(f)) };
+  return { namespace: { key: s.key }, flags: Array.from(orderedFlags(s), (f) => builder.flag(f)) };
 }
 
 /** One builder per document variant (documentVariant), index = variant. */
@@ -337,7 +337,7 @@ export function snapshotDocumentText(s: Snapshot, variant: 0 | 1 | 2): string {
   const builder = VARIANT_BUILDERS[variant];
   const texts = FLAG_TEXT[variant];
   const parts: string[] = [];
-  for (const flag of s.flags.values()) {
+  for (const flag of orderedFlags(s)) {
     const segments = linkedSegments(flag);
     let kept = texts.get(flag);
     if (kept === undefined || !sameSegments(kept.segments, segments)) {

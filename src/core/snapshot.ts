@@ -92,9 +92,11 @@ export interface Snapshot {
   readonly key: string;
   /** The source version the snapshot reflects (opaque); it moves when a delta is applied. */
   readonly version: string;
-  /** In created order (then key), as the snapshot document lists them. */
+  /** In created order (then key), as the snapshot document lists them — unless `unordered` (see orderedFlags). */
   readonly flags: ReadonlyMap<string, CompiledFlag>;
   readonly segments: ReadonlyMap<string, CompiledSegment>;
+  /** A flag was added that sorts before others (created on a clock behind theirs): `flags` is not in order. */
+  readonly unordered: boolean;
 }
 
 /** The snapshot as its owner (the cache) holds it: deltas change it in place (snapshot-delta.ts). */
@@ -105,10 +107,19 @@ export interface LiveSnapshot extends Snapshot {
   /** Segment key → the link every rule and rollout naming it holds. */
   readonly links: Map<string, SegmentLink>;
   /**
-   * The last flag in order when it was added; a new flag that sorts after it is appended. It may since have been
-   * deleted: it is only a bound, and a flag that sorts before it reorders the map.
+   * The last flag in order when it was added; a new flag that sorts after it keeps `flags` in order. It may since
+   * have been deleted: it is only a bound.
    */
   newest: CompiledFlag | null;
+  unordered: boolean;
+}
+
+/**
+ * The snapshot's flags in created order (then key). A snapshot a delta left unordered is sorted here, into a copy:
+ * only the document needs the order, and it is built once per version, so a write never pays for a sort.
+ */
+export function orderedFlags(s: Snapshot): Iterable<CompiledFlag> {
+  return s.unordered ? [...s.flags.values()].sort(flagOrder) : s.flags.values();
 }
 
 const NO_RULES: readonly CompiledRule[] = Object.freeze([]);
@@ -257,7 +268,7 @@ function compileSegments(src: NamespaceSource): Map<string, CompiledSegment> {
 }
 
 function emptyLive(src: NamespaceSource, segments: Map<string, CompiledSegment>): LiveSnapshot {
-  return { key: src.key, version: src.version, flags: new Map(), segments, links: new Map(), newest: null };
+  return { key: src.key, version: src.version, flags: new Map(), segments, links: new Map(), newest: null, unordered: false };
 }
 
 /** Source flags come in order (the loader sorts them as flagOrder does); a flag is appended. */
