@@ -168,8 +168,9 @@ describe('toSnapshotDocument', () => {
       namespace('ns', [variantFlag('v', { rules: [rule(1, ['s']), rule(2, ['s'])] }), booleanFlag('b', { rollouts: [segmentRollout(1, ['s'], true)] })], [segment('s')]),
     );
     const doc = toSnapshotDocument(s, FULL);
-    expect(doc.flags[0].rules[1].segments[0]).toBe(doc.flags[0].rules[0].segments[0]);
-    expect(doc.flags[1].rollouts[0].segment!.segments[0]).toBe(doc.flags[0].rules[0].segments[0]);
+    const [v, b] = ['v', 'b'].map((key) => doc.flags.find((f) => f.key === key)!);
+    expect(v.rules[1].segments[0]).toBe(v.rules[0].segments[0]);
+    expect(b.rollouts[0].segment!.segments[0]).toBe(v.rules[0].segments[0]);
   });
 
   it('names constraint types of unknown number UNKNOWN', () => {

@@ -7,7 +7,7 @@
 import { FlagType } from '../wire';
 import { distributionBounds } from './bucketing';
 import { type CompiledSegment, compileSegment } from './constraints';
-import type { NamespaceSource, SourceFlag, SourceRollout, SourceRule, SourceVariant } from './source';
+import type { NamespaceSource, SourceFlag, SourceRollout, SourceRule, SourceSegment, SourceVariant } from './source';
 
 export interface CompiledVariant {
   readonly id: string;
@@ -240,7 +240,7 @@ export interface CompilePacing {
 
 /** Compiles one namespace's rows. Pure: the same source always yields an equivalent snapshot. */
 export function compileSnapshot(src: NamespaceSource): LiveSnapshot {
-  const snapshot = emptyLive(src, compileSegments(src));
+  const snapshot = startSnapshot(src.key, src.version, src.segments);
   const link = linkerOf(snapshot);
   for (const f of src.flags) addCompiled(snapshot, compileFlag(f, link));
   return snapshot;
@@ -248,31 +248,37 @@ export function compileSnapshot(src: NamespaceSource): LiveSnapshot {
 
 /** As compileSnapshot, in slices of at most about `pacing.sliceMs`, so that other work runs in between. */
 export async function compileSnapshotPaced(src: NamespaceSource, pacing: CompilePacing): Promise<LiveSnapshot> {
-  let sliceStart = pacing.now();
-  const snapshot = emptyLive(src, compileSegments(src));
+  const snapshot = startSnapshot(src.key, src.version, src.segments);
+  await addFlagsPaced(snapshot, src.flags, pacing);
+  return snapshot;
+}
+
+/**
+ * A snapshot with the namespace's segments and no flags yet: a load that reads the flags page by page adds them
+ * with addFlagsPaced, in order.
+ */
+export function startSnapshot(key: string, version: string, segments: readonly SourceSegment[]): LiveSnapshot {
+  const compiled = new Map<string, CompiledSegment>();
+  for (const s of segments) compiled.set(s.key, compileSegment(s));
+  return { key, version, flags: new Map(), segments: compiled, links: new Map(), newest: null, unordered: false };
+}
+
+/** Compiles and adds `flags`, giving the event loop back (pacing.pause) every `pacing.sliceMs` or so. */
+export async function addFlagsPaced(snapshot: LiveSnapshot, flags: readonly SourceFlag[], pacing: CompilePacing): Promise<void> {
   const link = linkerOf(snapshot);
-  for (let i = 0; i < src.flags.length; i++) {
-    addCompiled(snapshot, compileFlag(src.flags[i], link));
+  let sliceStart = pacing.now();
+  for (let i = 0; i < flags.length; i++) {
+    addCompiled(snapshot, compileFlag(flags[i], link));
     if ((i & 63) === 63 && pacing.now() - sliceStart >= pacing.sliceMs) {
       await pacing.pause();
       sliceStart = pacing.now();
     }
   }
-  return snapshot;
 }
 
-function compileSegments(src: NamespaceSource): Map<string, CompiledSegment> {
-  const segments = new Map<string, CompiledSegment>();
-  for (const s of src.segments) segments.set(s.key, compileSegment(s));
-  return segments;
-}
-
-function emptyLive(src: NamespaceSource, segments: Map<string, CompiledSegment>): LiveSnapshot {
-  return { key: src.key, version: src.version, flags: new Map(), segments, links: new Map(), newest: null, unordered: false };
-}
-
-/** Source flags come in order (the loader sorts them as flagOrder does); a flag is appended. */
+/** Flags come in order (the loader reads them so); one that does not leaves the snapshot unordered (orderedFlags). */
 function addCompiled(snapshot: LiveSnapshot, flag: CompiledFlag): void {
   snapshot.flags.set(flag.key, flag);
-  snapshot.newest = flag;
+  if (snapshot.newest !== null && flagOrder(snapshot.newest, flag) > 0) snapshot.unordered = true;
+  else snapshot.newest = flag;
 }

@@ -29,10 +29,10 @@ import type { EntityManager as SqlEntityManager } from '@mikro-orm/knex';
 import { EvaluationCache } from '../cache/evaluation-cache.service';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
-import { applyDelta, compileSnapshot, compileSnapshotPaced, type LiveSnapshot, type NamespaceDelta, type NamespaceSource, type Snapshot } from '../core';
+import { addFlagsPaced, applyDelta, compileSnapshot, compileSnapshotPaced, type LiveSnapshot, type NamespaceDelta, type NamespaceSource, type Snapshot, startSnapshot } from '../core';
 import { Database } from '../storage/database.service';
 import { Changes, type NamespaceChange } from '../storage/changes';
-import { loadNamespaceSource, loadNamespaceVersion, versionOfRow } from '../storage/evaluation-source';
+import { flagPages, loadNamespaceSource, loadNamespaceVersion, loadSegments, versionOfRow } from '../storage/evaluation-source';
 
 export const VERSION_POLL_MS = 1000;
 /**
@@ -258,8 +258,19 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
   }
 
   private async compile(namespaceKey: string): Promise<LiveSnapshot | null> {
-    const source = this.cache.enabled ? await this.cachedSource(namespaceKey) : await this.db.read((em) => loadNamespaceSource(em, namespaceKey));
-    return source ? compileSnapshotPaced(source, PACING) : null;
+    if (this.cache.enabled) {
+      const source = await this.cachedSource(namespaceKey);
+      return source ? compileSnapshotPaced(source, PACING) : null;
+    }
+    // Page by page: each page's rows are compiled and dropped before the next is read.
+    return this.db.read(async (em) => {
+      const version = await loadNamespaceVersion(em, namespaceKey);
+      if (version === null) return null;
+      const knex = (em as SqlEntityManager).getKnex();
+      const snapshot = startSnapshot(namespaceKey, version, await loadSegments(knex, namespaceKey));
+      for await (const page of flagPages(knex, namespaceKey)) await addFlagsPaced(snapshot, page, PACING);
+      return snapshot;
+    });
   }
 
   /**

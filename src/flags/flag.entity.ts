@@ -1,4 +1,4 @@
-import { Collection, Entity, ManyToOne, OneToMany, PrimaryKey, Property, Rel, Unique } from '@mikro-orm/core';
+import { Collection, Entity, Index, ManyToOne, OneToMany, PrimaryKey, Property, Rel, Unique } from '@mikro-orm/core';
 import { Namespace } from '../namespaces/namespace.entity';
 import { KEY, TEXT, TIMESTAMP } from '../storage/columns';
 import { FlagType } from '../wire';
@@ -6,6 +6,8 @@ import { Variant } from './variant.entity';
 
 @Entity({ tableName: 'flags' })
 @Unique({ properties: ['namespace', 'key'] })
+/** A full snapshot load reads a namespace's flags page by page in this order (storage/evaluation-source.ts). */
+@Index({ properties: ['namespace', 'createdAt', 'id'] })
 export class Flag {
   @PrimaryKey(KEY())
   id!: string;

@@ -61,11 +61,10 @@ export class DistributionsService {
    * belong to each other.
    */
   private async resolveRefs(em: EntityManager, namespaceKey: string, flagKey: string, ruleId: string, variantId: string) {
-    const [rule, variant, flag] = await Promise.all([
-      this.rules.findIn(em, namespaceKey, ruleId),
-      this.flags.findVariantIn(em, namespaceKey, variantId),
-      this.flags.find(em, namespaceKey, flagKey),
-    ]);
+    // One after the other: a write's transaction has one connection (pg refuses queries queued on it from version 9).
+    const rule = await this.rules.findIn(em, namespaceKey, ruleId);
+    const variant = await this.flags.findVariantIn(em, namespaceKey, variantId);
+    const flag = await this.flags.find(em, namespaceKey, flagKey);
     if (!rule || !variant || !flag) {
       throw new NotFoundError(
         `variant ${JSON.stringify(variantId)}, rule ${JSON.stringify(ruleId)}, flag ${JSON.stringify(flagKey)} in namespace ${JSON.stringify(namespaceKey)}`,

@@ -1,7 +1,8 @@
 /**
- * Reads one namespace's evaluation state from storage into the core's plain NamespaceSource. It runs a fixed set
- * of plain SQL reads per namespace (never one per flag) and does not hydrate ORM entities: a namespace of 10,000
- * flags is about 60,000 rows, and entity hydration would cost seconds and hundreds of MiB.
+ * Reads one namespace's evaluation state from storage into the core's plain sources: whole (page by page of flags),
+ * or the flags and segments a write names (its delta). It runs a fixed set of plain SQL reads per page (never one
+ * per flag) and does not hydrate ORM entities: a namespace of 10,000 flags is about 60,000 rows, and entity
+ * hydration would cost seconds and hundreds of MiB.
  */
 import type { EntityManager } from '@mikro-orm/core';
 import type { EntityManager as SqlEntityManager, Knex } from '@mikro-orm/knex';
@@ -25,15 +26,15 @@ export function versionOfRow(ns: Row): string {
 
 /** The namespace's version, or null when it does not exist. */
 export async function loadNamespaceVersion(em: EntityManager, namespaceKey: string): Promise<string | null> {
+  // A key no namespace can have needs no query; and MySQL's PAD SPACE collation would match `"default   "` to
+  // `default`, giving every such spelling a snapshot of its own.
+  if (!isValidKey(namespaceKey)) return null;
   const [ns] = (await (em as SqlEntityManager).getKnex()('namespaces').select('updated_at', 'state_modified_at').where('key', namespaceKey)) as Row[];
   return ns ? versionOfRow(ns) : null;
 }
 
 /** Null when the namespace does not exist. */
 export async function loadNamespaceSource(em: EntityManager, namespaceKey: string): Promise<NamespaceSource | null> {
-  // A key no namespace can have needs no query; and MySQL's PAD SPACE collation would match `"default   "` to
-  // `default`, giving every such spelling a snapshot of its own.
-  if (!isValidKey(namespaceKey)) return null;
   const version = await loadNamespaceVersion(em, namespaceKey);
   if (version === null) return null;
   const knex = (em as SqlEntityManager).getKnex();
@@ -41,29 +42,74 @@ export async function loadNamespaceSource(em: EntityManager, namespaceKey: strin
   return { key: namespaceKey, version, flags, segments };
 }
 
+/** Flags per page of a full load: bounds each query's rows and the work between two turns of the event loop. */
+export const FLAGS_PER_PAGE = 1000;
+
+const FLAG_COLUMNS = ['id', 'key', 'name', 'description', 'enabled', 'type', 'default_variant_id', 'created_at', 'updated_at'];
+
 /**
  * The namespace's flags (only those named in `keys`, when given) with their variants, rules and rollouts, in order
  * (creation time, then key, compared as the core does: databases' collations order keys differently).
  * `knex` may be a transaction's, to read what the transaction wrote.
  */
 export async function loadFlags(knex: Knex, namespaceKey: string, keys?: readonly string[]): Promise<SourceFlag[]> {
-  if (keys?.length === 0) return [];
-  const inNamespace = (q: Knex.QueryBuilder) => (keys ? q.where('namespace_key', namespaceKey).whereIn('key', keys) : q.where('namespace_key', namespaceKey));
-  const inFlags = () => inNamespace(knex('flags').select('id'));
-  const inRules = () => knex('rules').select('id').whereIn('flag_id', inFlags());
-  const inRollouts = () => knex('rollouts').select('id').whereIn('flag_id', inFlags());
-  const [flags, variants, rules, ruleSegments, distributions, rollouts, rolloutSegments] = (await Promise.all([
-    inNamespace(knex('flags').select('id', 'key', 'name', 'description', 'enabled', 'type', 'default_variant_id', 'created_at', 'updated_at'))
-      .orderBy([{ column: 'created_at' }, { column: 'key' }]),
-    knex('variants').select('id', 'flag_id', 'key', 'attachment').whereIn('flag_id', inFlags()).orderBy([{ column: 'created_at' }, { column: 'id' }]),
-    knex('rules').select('id', 'flag_id', 'rank', 'segment_operator').whereIn('flag_id', inFlags())
+  if (keys === undefined) {
+    const all: SourceFlag[] = [];
+    for await (const page of flagPages(knex, namespaceKey)) all.push(...page);
+    return all;
+  }
+  if (keys.length === 0) return [];
+  return withChildren(knex, (await knex('flags').select(FLAG_COLUMNS).where('namespace_key', namespaceKey).whereIn('key', keys)) as Row[]);
+}
+
+/**
+ * The namespace's flags, whole, `perPage` at a time in creation order (by id within one creation time, which no
+ * collation reorders; each page is put in the core's order, and one that does not follow on leaves the snapshot to
+ * sort for its document). Each page is a fixed handful of queries of bounded size, so a namespace of 50,000 flags
+ * never hands the event loop hundreds of thousands of rows at once, and writes get the database between pages.
+ */
+export async function* flagPages(knex: Knex, namespaceKey: string, perPage = FLAGS_PER_PAGE): AsyncGenerator<SourceFlag[]> {
+  interface Page {
+    flags: SourceFlag[];
+    /** The last flag row of a full page: the next page starts after it. */
+    last: Row | null;
+  }
+  const fetchPage = async (after: Row | null): Promise<Page> => {
+    const query = knex('flags').select(FLAG_COLUMNS).where('namespace_key', namespaceKey)
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(perPage);
+    if (after) {
+      const { created_at: createdAt, id } = after;
+      query.andWhere((q) => q.where('created_at', '>', createdAt as Knex.Value).orWhere((q2) => q2.where('created_at', createdAt as Knex.Value).andWhere('id', '>', id as Knex.Value)));
+    }
+    const rows = (await query) as Row[];
+    return { flags: await withChildren(knex, rows), last: rows.length === perPage ? rows[rows.length - 1] : null };
+  };
+  let pending: Promise<Page> | null = fetchPage(null);
+  while (pending) {
+    const page: Page = await pending;
+    // One page ahead: the database reads the next page while the caller compiles this one.
+    pending = page.last ? fetchPage(page.last) : null;
+    pending?.catch(() => undefined); // awaited on the next turn; must not count as unhandled if the caller stops first
+    if (page.flags.length > 0) yield page.flags;
+  }
+}
+
+/** The flags of these rows, with their variants, rules and rollouts. */
+async function withChildren(knex: Knex, flags: Row[]): Promise<SourceFlag[]> {
+  if (flags.length === 0) return [];
+  const ids = flags.map((f) => str(f.id));
+  const inRules = () => knex('rules').select('id').whereIn('flag_id', ids);
+  const inRollouts = () => knex('rollouts').select('id').whereIn('flag_id', ids);
+  const [variants, rules, ruleSegments, distributions, rollouts, rolloutSegments] = (await readAll(knex, [
+    knex('variants').select('id', 'flag_id', 'key', 'attachment').whereIn('flag_id', ids).orderBy([{ column: 'created_at' }, { column: 'id' }]),
+    knex('rules').select('id', 'flag_id', 'rank', 'segment_operator').whereIn('flag_id', ids)
       .orderBy([{ column: 'rank' }, { column: 'created_at' }, { column: 'id' }]),
     knex('rule_segments as rs').join('segments as s', 's.id', 'rs.segment_id').select('rs.rule_id', 's.key')
       .whereIn('rs.rule_id', inRules()).orderBy('rs.position'),
     knex('distributions').select('id', 'rule_id', 'variant_id', 'rollout').whereIn('rule_id', inRules())
       .orderBy([{ column: 'created_at' }, { column: 'id' }]),
     knex('rollouts').select('id', 'flag_id', 'type', 'rank', 'description', 'percentage', 'segment_operator', 'value')
-      .whereIn('flag_id', inFlags()).orderBy([{ column: 'rank' }, { column: 'created_at' }, { column: 'id' }]),
+      .whereIn('flag_id', ids).orderBy([{ column: 'rank' }, { column: 'created_at' }, { column: 'id' }]),
     knex('rollout_segments as rs').join('segments as s', 's.id', 'rs.segment_id').select('rs.rollout_id', 's.key')
       .whereIn('rs.rollout_id', inRollouts()).orderBy('rs.position'),
   ])) as Row[][];
@@ -102,7 +148,7 @@ export async function loadFlags(knex: Knex, namespaceKey: string, keys?: readonl
 export async function loadSegments(knex: Knex, namespaceKey: string, keys?: readonly string[]): Promise<SourceSegment[]> {
   if (keys?.length === 0) return [];
   const inNamespace = (q: Knex.QueryBuilder) => (keys ? q.where('namespace_key', namespaceKey).whereIn('key', keys) : q.where('namespace_key', namespaceKey));
-  const [segments, constraints] = (await Promise.all([
+  const [segments, constraints] = (await readAll(knex, [
     inNamespace(knex('segments').select('id', 'key', 'name', 'description', 'match_type')).orderBy([{ column: 'created_at' }, { column: 'key' }]),
     knex('constraints').select('id', 'segment_id', 'type', 'property', 'operator', 'value').whereIn('segment_id', inNamespace(knex('segments').select('id')))
       .orderBy([{ column: 'created_at' }, { column: 'id' }]),
@@ -117,6 +163,17 @@ export async function loadSegments(knex: Knex, namespaceKey: string, keys?: read
     matchType: num(s.match_type),
     constraints: constraintsOfSegment.get(str(s.id)) ?? [],
   }));
+}
+
+/**
+ * Runs the queries side by side on the pool's connections, or one after the other in a transaction, which has one
+ * connection (pg refuses queries queued on one client from version 9).
+ */
+async function readAll(knex: Knex, queries: Knex.QueryBuilder[]): Promise<unknown[]> {
+  if (!(knex as Knex.Transaction).isTransaction) return Promise.all(queries);
+  const results: unknown[] = [];
+  for (const query of queries) results.push(await query);
+  return results;
 }
 
 interface Ordered {
