@@ -7,8 +7,12 @@
 'use strict';
 const http = require('node:http');
 
-/** Sends `rate` requests per second for `seconds`; resolves with latency percentiles in ms and the error count. */
-function paced(url, body, { rate = 1000, seconds = 10, connections = 50, headers = {} } = {}) {
+/**
+ * Sends `rate` requests per second for `seconds`; resolves with latency percentiles in ms and the error count.
+ * With `timeout` (ms), a request not answered that long after it was sent is given up, counted as an error and in
+ * `timeouts`, so a stalled server cannot hold the run open.
+ */
+function paced(url, body, { rate = 1000, seconds = 10, connections = 50, headers = {}, timeout = 0 } = {}) {
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const total = Math.round(rate * seconds);
@@ -17,21 +21,24 @@ function paced(url, body, { rate = 1000, seconds = 10, connections = 50, headers
   let sent = 0;
   let done = 0;
   let errors = 0;
+  let timeouts = 0;
   return new Promise((resolve) => {
     const start = performance.now();
     const finish = () => {
       agent.destroy();
       const sorted = latencies.slice(0, done).sort();
       const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-      resolve({ p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1], errors, achievedRate: (done / (performance.now() - start)) * 1000 });
+      resolve({ p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1], errors, timeouts, achievedRate: (done / (performance.now() - start)) * 1000 });
     };
     const send = (i, due) => {
       const payload = JSON.stringify(body(i));
       let counted = false;
+      let timer = null;
       // Each request is counted once, however it ends (a response, a refused connection, a response cut short).
       const record = (ok) => {
         if (counted) return;
         counted = true;
+        clearTimeout(timer);
         if (!ok) errors++;
         latencies[done++] = performance.now() - due;
         if (done === total) finish();
@@ -45,6 +52,13 @@ function paced(url, body, { rate = 1000, seconds = 10, connections = 50, headers
         },
       );
       req.on('error', () => record(false));
+      if (timeout > 0)
+        timer = setTimeout(() => {
+          if (counted) return;
+          timeouts++;
+          record(false);
+          req.destroy();
+        }, timeout);
       req.end(payload);
     };
     const tick = () => {

@@ -7,7 +7,8 @@
 // boolean, variant and a 50-flag batch, the Flagpole ÷ bare ratio, then both at a fixed 1,000 req/s two ways: steady
 // (one request every millisecond, bench/paced.js, the measurement the target is about) and autocannon's overallRate
 // (which sends each second's 1,000 requests as a burst at its start); then the 10,000-flag snapshot build time and
-// RSS (bench/snapshot-10k.js). Numbers, not assertions.
+// RSS (bench/snapshot-10k.js); then evaluation under writes (bench/churn.js; BENCH_CHURN=0 skips it). Numbers, not
+// assertions.
 // The load generator shares the machine's cores with the server under test, so one run swings by several per cent
 // either way, and a fixed-rate run's p99 is at the mercy of one garbage collection: each measurement is repeated
 // BENCH_ROUNDS times (default 3), Flagpole and bare alternating, and the table shows the medians, each round's ratio,
@@ -248,9 +249,14 @@ async function main() {
     const child = fork(join(__dirname, 'snapshot-10k.js'), [], { stdio: 'inherit' });
     child.on('exit', resolve);
   });
+  // A process of its own, like the snapshot: it bounds its own time and stops the servers it starts.
+  if (process.env.BENCH_CHURN !== '0') await new Promise((resolve) => fork(join(__dirname, 'churn.js'), [], { stdio: 'inherit' }).on('exit', resolve));
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+module.exports = { startFlagpole, waitForHealth, cpuMicros };
+
+if (require.main === module)
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });

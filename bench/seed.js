@@ -3,8 +3,9 @@
 // per boolean flag.
 'use strict';
 
-async function call(base, method, path, body, headers = {}) {
-  const res = await fetch(base + path, { method, headers: { ...headers, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+/** One API request; `init` adds fetch options (e.g. `signal: AbortSignal.timeout(ms)`). Throws unless 200. */
+async function call(base, method, path, body, headers = {}, init = {}) {
+  const res = await fetch(base + path, { ...init, method, headers: { ...headers, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
   const json = await res.json();
   if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
   return json;
