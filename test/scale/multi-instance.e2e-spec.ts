@@ -147,6 +147,12 @@ suite('two instances on one PostgreSQL and one Redis', () => {
   it_('a write on one instance reaches the other within 1 s; the namespace state is shared through Redis', async () => {
     expect((await apiA.post('/api/v1/namespaces/default/flags', { key: 'conv', name: 'Conv', type: 'BOOLEAN_FLAG_TYPE', enabled: false })).status).toBe(200);
     await convergence(apiB, 'conv', false);
+    // Every load of a namespace's state goes through the cache (a hit or a miss); a delta applied needs none.
+    const loads = async () => {
+      const text = (await client(b.url).get('/metrics')).text;
+      return [...text.matchAll(/^flagpole_cache_(?:hit|miss)_total\{cache="redis"\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
+    };
+    const loadsBefore = await loads();
     const times: number[] = [];
     for (let i = 0; i < 20; i++) {
       const enabled = i % 2 === 0;
@@ -157,6 +163,8 @@ suite('two instances on one PostgreSQL and one Redis', () => {
       `convergence between two instances over Redis: p50 ${percentile(times, 50).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms (n=${times.length})`,
     );
     expect(Math.max(...times)).toBeLessThan(1000);
+    // The writes reached B as deltas over Redis: B did not load the namespace again for any of them.
+    expect(await loads()).toBe(loadsBefore);
     // The loaded namespace state sits in Redis under the configured prefix, once per version.
     expect(await redis.command('KEYS', 'flagpole::snapshot:default:*')).toMatch(/^\*[1-9]/);
   });
