@@ -6,6 +6,7 @@
  * values prom-client's Histogram would (buckets cumulative, `+Inf`, `_sum`, `_count`), so /metrics reads the same.
  */
 import type { Registry } from 'prom-client';
+import type { LazilyExported } from './metrics-text';
 import { SeriesLimit } from './series-limit';
 
 export interface BufferedHistogramConfiguration<L extends string> {
@@ -54,15 +55,15 @@ interface ExportedValue {
   value: number;
 }
 
-interface Exported {
+interface Exported<V extends Iterable<ExportedValue> = ExportedValue[]> {
   name: string;
   help: string;
   type: 'histogram';
   aggregator: 'sum';
-  values: ExportedValue[];
+  values: V;
 }
 
-export class BufferedHistogram<L extends string> {
+export class BufferedHistogram<L extends string> implements LazilyExported {
   readonly name: string;
   readonly help: string;
   readonly type = 'histogram' as const;
@@ -109,19 +110,35 @@ export class BufferedHistogram<L extends string> {
 
   /** What the registry prints (the registry prefers this to `get`): as prom-client's Histogram. */
   getForPromString(): Exported {
-    const values: ExportedValue[] = [];
+    const exported = this.exportLazily();
+    return { ...exported, values: [...exported.values] };
+  }
+
+  /**
+   * The same values, made series by series as they are read (metrics-text.ts pauses between slices of them). Each
+   * series' lines are made together, so that its buckets, sum and count agree even if a pause falls among them.
+   */
+  exportLazily(): Exported<Iterable<ExportedValue>> {
+    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: this.values() };
+  }
+
+  private *values(): Generator<ExportedValue> {
     for (const child of this.children.values()) {
-      if (child.count === 0) continue;
-      let cumulative = 0;
-      this.bounds.forEach((bound, i) => {
-        cumulative += child.counts[i];
-        values.push({ metricName: `${this.name}_bucket`, labels: { le: bound }, sharedLabels: child.labels, value: cumulative });
-      });
-      values.push({ metricName: `${this.name}_bucket`, labels: { le: '+Inf' }, sharedLabels: child.labels, value: child.count });
-      values.push({ metricName: `${this.name}_sum`, labels: {}, sharedLabels: child.labels, value: child.sum });
-      values.push({ metricName: `${this.name}_count`, labels: {}, sharedLabels: child.labels, value: child.count });
+      if (child.count > 0) yield* this.valuesOf(child);
     }
-    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
+  }
+
+  private valuesOf(child: BufferedHistogramChild): ExportedValue[] {
+    const values: ExportedValue[] = [];
+    let cumulative = 0;
+    this.bounds.forEach((bound, i) => {
+      cumulative += child.counts[i];
+      values.push({ metricName: `${this.name}_bucket`, labels: { le: bound }, sharedLabels: child.labels, value: cumulative });
+    });
+    values.push({ metricName: `${this.name}_bucket`, labels: { le: '+Inf' }, sharedLabels: child.labels, value: child.count });
+    values.push({ metricName: `${this.name}_sum`, labels: {}, sharedLabels: child.labels, value: child.sum });
+    values.push({ metricName: `${this.name}_count`, labels: {}, sharedLabels: child.labels, value: child.count });
+    return values;
   }
 
   reset(): void {

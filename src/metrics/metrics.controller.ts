@@ -1,4 +1,4 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get, Header, StreamableFile } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { PublicUnless } from '../auth/auth.decorators';
 import { MetricsRegistry } from './metrics.registry';
@@ -20,7 +20,7 @@ export class MetricsController {
   @Header('content-type', CONTENT_TYPE)
   @ApiProduces(CONTENT_TYPE)
   @ApiOkResponse({ description: 'Prometheus metrics in text format', schema: { type: 'string' } })
-  scrape(): Promise<string> {
-    return this.metrics.registry.metrics();
+  scrape(): StreamableFile {
+    return new StreamableFile(this.metrics.textStream());
   }
 }
