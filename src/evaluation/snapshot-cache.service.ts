@@ -35,6 +35,8 @@ import { Changes, type NamespaceChange } from '../storage/changes';
 import { flagPages, loadNamespaceSource, loadNamespaceVersion, loadSegments, versionOfRow } from '../storage/evaluation-source';
 
 export const VERSION_POLL_MS = 1000;
+/** Namespaces per query of the version poll. */
+const POLL_BATCH = 500;
 /**
  * After a failed reload (database unreachable) evaluations get the last snapshot at once, without waiting for the
  * database, and a new attempt starts in the background at most this often.
@@ -113,35 +115,46 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
     if (this.poller) clearInterval(this.poller);
   }
 
-  /** Marks behind every loaded snapshot whose namespace changed (or vanished) in the database without its delta. */
+  /**
+   * Marks behind every loaded snapshot whose namespace changed (or vanished) in the database without its delta.
+   * Asks for POLL_BATCH namespaces per query, so that thousands of loaded namespaces make several short stretches of
+   * work rather than one long one.
+   */
   async pollVersions(): Promise<void> {
     const loaded = [...this.entries.entries()].filter(([, e]) => e.snapshot && e.state === 'fresh' && !e.loading);
     if (this.polling || loaded.length === 0) return;
     this.polling = true;
     try {
-      const rows = (await this.db.read((em) =>
-        (em as SqlEntityManager).getKnex()('namespaces').select('key', 'updated_at', 'state_modified_at').whereIn('key', loaded.map(([k]) => k)),
-      )) as Array<Record<string, unknown>>;
-      const current = new Map(rows.map((r) => [String(r.key), versionOfRow(r)]));
-      for (const [key, entry] of loaded) {
-        const stored = current.get(key);
-        const mine = entry.snapshot!.version;
-        if (stored === mine) {
-          entry.polledAhead = null;
-        } else if (stored === undefined || !this.changes.shared) {
-          this.fallBehind(entry, 'behind');
-        } else if (entry.polledAhead !== null && Number(mine) < Number(entry.polledAhead)) {
-          // Still short of what the previous poll saw: its delta did not come.
-          this.fallBehind(entry, 'behind');
-        } else {
-          entry.polledAhead = stored;
-        }
+      for (let i = 0; i < loaded.length; i += POLL_BATCH) {
+        const batch = loaded.slice(i, i + POLL_BATCH);
+        const rows = (await this.db.read((em) =>
+          (em as SqlEntityManager).getKnex()('namespaces').select('key', 'updated_at', 'state_modified_at').whereIn('key', batch.map(([k]) => k)),
+        )) as Array<Record<string, unknown>>;
+        const current = new Map(rows.map((r) => [String(r.key), versionOfRow(r)]));
+        for (const [key, entry] of batch) this.compareVersion(entry, current.get(key));
       }
     } catch (e) {
       // Database down: keep serving what is loaded; the next poll tries again.
       this.logger.debug(`version poll failed: ${(e as Error).message}`);
     } finally {
       this.polling = false;
+    }
+  }
+
+  /** `stored`: the namespace's version in the database, undefined when it is gone. */
+  private compareVersion(entry: Entry, stored: string | undefined): void {
+    if (!entry.snapshot || entry.state !== 'fresh') return; // changed while the poll ran
+    const mine = entry.snapshot.version;
+    if (stored === mine || (stored !== undefined && Number(stored) < Number(mine))) {
+      // Up to date (or a delta arrived after the poll read the version).
+      entry.polledAhead = null;
+    } else if (stored === undefined || !this.changes.shared) {
+      this.fallBehind(entry, 'behind');
+    } else if (entry.polledAhead !== null && Number(mine) < Number(entry.polledAhead)) {
+      // Still short of what the previous poll saw: its delta did not come.
+      this.fallBehind(entry, 'behind');
+    } else {
+      entry.polledAhead = stored;
     }
   }
 
