@@ -10,7 +10,7 @@ import { formatTimestamp } from '../common/timestamps';
 import { isValidKey } from '../common/validation';
 import { toDate } from '../storage/columns';
 import type { NamespaceSource, SourceFlag, SourceRollout, SourceRule, SourceSegment } from '../core';
-import { RolloutType } from '../wire';
+import { FlagType, RolloutType } from '../wire';
 
 type Row = Record<string, unknown>;
 
@@ -94,25 +94,34 @@ export async function* flagPages(knex: Knex, namespaceKey: string, perPage = FLA
   }
 }
 
-/** The flags of these rows, with their variants, rules and rollouts. */
+/**
+ * The flags of these rows, with their variants and rules (variant flags) or rollouts (boolean flags): evaluation
+ * reads nothing else of either kind, so a write's delta of one flag is three or five queries.
+ */
 async function withChildren(knex: Knex, flags: Row[]): Promise<SourceFlag[]> {
   if (flags.length === 0) return [];
-  const ids = flags.map((f) => str(f.id));
-  const inRules = () => knex('rules').select('id').whereIn('flag_id', ids);
-  const inRollouts = () => knex('rollouts').select('id').whereIn('flag_id', ids);
-  const [variants, rules, ruleSegments, distributions, rollouts, rolloutSegments] = (await readAll(knex, [
-    knex('variants').select('id', 'flag_id', 'key', 'attachment').whereIn('flag_id', ids).orderBy([{ column: 'created_at' }, { column: 'id' }]),
-    knex('rules').select('id', 'flag_id', 'rank', 'segment_operator').whereIn('flag_id', ids)
+  const ids = (boolean: boolean) => flags.filter((f) => (num(f.type) === FlagType.BOOLEAN) === boolean).map((f) => str(f.id));
+  const [variantIds, booleanIds] = [ids(false), ids(true)];
+  const inRules = () => knex('rules').select('id').whereIn('flag_id', variantIds);
+  const inRollouts = () => knex('rollouts').select('id').whereIn('flag_id', booleanIds);
+  const ofVariantFlags = variantIds.length === 0 ? [] : [
+    knex('variants').select('id', 'flag_id', 'key', 'attachment').whereIn('flag_id', variantIds).orderBy([{ column: 'created_at' }, { column: 'id' }]),
+    knex('rules').select('id', 'flag_id', 'rank', 'segment_operator').whereIn('flag_id', variantIds)
       .orderBy([{ column: 'rank' }, { column: 'created_at' }, { column: 'id' }]),
     knex('rule_segments as rs').join('segments as s', 's.id', 'rs.segment_id').select('rs.rule_id', 's.key')
       .whereIn('rs.rule_id', inRules()).orderBy('rs.position'),
     knex('distributions').select('id', 'rule_id', 'variant_id', 'rollout').whereIn('rule_id', inRules())
       .orderBy([{ column: 'created_at' }, { column: 'id' }]),
+  ];
+  const ofBooleanFlags = booleanIds.length === 0 ? [] : [
     knex('rollouts').select('id', 'flag_id', 'type', 'rank', 'description', 'percentage', 'segment_operator', 'value')
-      .whereIn('flag_id', ids).orderBy([{ column: 'rank' }, { column: 'created_at' }, { column: 'id' }]),
+      .whereIn('flag_id', booleanIds).orderBy([{ column: 'rank' }, { column: 'created_at' }, { column: 'id' }]),
     knex('rollout_segments as rs').join('segments as s', 's.id', 'rs.segment_id').select('rs.rollout_id', 's.key')
       .whereIn('rs.rollout_id', inRollouts()).orderBy('rs.position'),
-  ])) as Row[][];
+  ];
+  const results = (await readAll(knex, [...ofVariantFlags, ...ofBooleanFlags])) as Row[][];
+  const [variants, rules, ruleSegments, distributions] = variantIds.length === 0 ? [[], [], [], []] : results.slice(0, 4);
+  const [rollouts, rolloutSegments] = booleanIds.length === 0 ? [[], []] : results.slice(ofVariantFlags.length);
 
   const segmentKeysOfRule = groupBy(ruleSegments, 'rule_id', (r) => str(r.key));
   const segmentKeysOfRollout = groupBy(rolloutSegments, 'rollout_id', (r) => str(r.key));
