@@ -11,6 +11,7 @@ import { LoggingModule } from './logging/logging.module';
 import { MetaModule } from './meta/meta.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { NamespacesModule } from './namespaces/namespaces.module';
+import { OfrepModule } from './ofrep/ofrep.module';
 import { RolloutsModule } from './rollouts/rollouts.module';
 import { RulesModule } from './rules/rules.module';
 import { SegmentsModule } from './segments/segments.module';
@@ -36,6 +37,7 @@ export class AppModule {
         RulesModule,
         RolloutsModule,
         EvaluationModule,
+        OfrepModule,
         AuthModule.forRoot(config),
         UiModule,
       ],

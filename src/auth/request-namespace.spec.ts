@@ -38,6 +38,17 @@ describe('requestNamespace', () => {
     expect(requestNamespace({ method: 'POST', body: { requests } }, 'requests')).toBe(expected);
   });
 
+  it.each([
+    ['X-Flipt-Namespace', { 'x-flipt-namespace': 'prod' }, 'prod'],
+    ['X-Flagpole-Namespace', { 'x-flagpole-namespace': 'prod' }, 'prod'],
+    ['both, agreeing', { 'x-flipt-namespace': 'prod', 'x-flagpole-namespace': 'prod' }, 'prod'],
+    ['both, disagreeing', { 'x-flipt-namespace': 'prod', 'x-flagpole-namespace': 'staging' }, null],
+    ['one empty', { 'x-flipt-namespace': '', 'x-flagpole-namespace': 'prod' }, 'prod'],
+    ['none → default', {}, 'default'],
+  ])('header: %s', (_, headers, expected) => {
+    expect(requestNamespace({ method: 'POST', headers, body: { namespaceKey: 'body' } }, 'header')).toBe(expected);
+  });
+
   it('a batch without a requests list names no namespace', () => {
     expect(requestNamespace({ method: 'POST', body: {} }, 'requests')).toBeNull();
   });

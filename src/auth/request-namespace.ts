@@ -19,6 +19,7 @@ export interface ScopedRequest {
   params?: unknown;
   body?: unknown;
   query?: unknown;
+  headers?: Record<string, string | string[] | undefined>;
   [RESOLVED]?: Partial<Record<NamespaceSource, string | null>>;
 }
 
@@ -36,7 +37,22 @@ function resolve(request: ScopedRequest, source: NamespaceSource): string | null
       return namespaceOr(field(request.params, 'key'), field(request.body, 'key'));
     case 'requests':
       return batchNamespace(request.body);
+    case 'header':
+      return headerNamespace(request.headers);
   }
+}
+
+/** The headers OFREP clients name their namespace with: Flipt's, and Flagpole's own (decisions.md item 8). */
+export const NAMESPACE_HEADERS = ['x-flipt-namespace', 'x-flagpole-namespace'] as const;
+
+/** Either header (empty → absent); both sent must name the same namespace, else the request names none. */
+function headerNamespace(headers: ScopedRequest['headers']): string | null {
+  const [flipt, flagpole] = NAMESPACE_HEADERS.map((name) => {
+    const value = headers?.[name];
+    return typeof value === 'string' ? value : '';
+  });
+  if (flipt && flagpole && flipt !== flagpole) return null;
+  return namespaceOr(flipt, flagpole);
 }
 
 /** Where the gateway reads a request's fields besides its path (Flipt's routes declare `body: "*"` on these). */

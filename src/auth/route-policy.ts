@@ -17,10 +17,11 @@ export type ExcludableGroup = 'management' | 'evaluation' | 'ofrep';
  * Where a request names its namespace:
  * - `namespaceKey`: the path parameter, else `namespaceKey` (`namespace_key`) of the body, else of the query;
  * - `key`: the path parameter `key`, else the body's `key` (namespace CRUD, snapshots);
- * - `requests`: every item of the body's `requests` (v2 batch evaluation), which must all agree.
+ * - `requests`: every item of the body's `requests` (v2 batch evaluation), which must all agree;
+ * - `header`: the `X-Flipt-Namespace` or `X-Flagpole-Namespace` header (OFREP), which must agree when both are sent.
  * An empty namespace is `default`.
  */
-export type NamespaceSource = 'namespaceKey' | 'key' | 'requests';
+export type NamespaceSource = 'namespaceKey' | 'key' | 'requests' | 'header';
 
 /** As a route declares it; a method's declaration wins over its controller's, field by field. */
 export interface AuthDeclaration {

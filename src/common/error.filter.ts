@@ -1,8 +1,12 @@
 /**
  * The one exception filter: every error leaves Flagpole as Flipt's body `{"code", "message", "details": []}` with the
  * HTTP status grpc-gateway would use. Domain errors carry their code; ORM and framework errors are classified here.
+ * A route that speaks another protocol (OFREP) declares its own error format with `@ErrorFormat(writer)`: the error is
+ * classified the same way, and the route's writer sends it, whoever raised it (a handler, the body parser, the
+ * authentication checked before the body is read).
  */
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { PATH_METADATA } from '@nestjs/common/constants';
 import {
   DriverException,
   ForeignKeyConstraintViolationException,
@@ -12,6 +16,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from './errors';
 import { GrpcCode, grpcCodeOfHttpStatus, httpStatusOf } from './grpc-status';
+import { addRouteConfig, type RouteConfig } from './route-config';
 import { RouteRegistry } from './route-registry';
 import { isDatabaseUnreachable } from '../storage/unreachable';
 
@@ -25,6 +30,40 @@ interface Classified {
   code: GrpcCode;
   message: string;
   status?: number;
+}
+
+/** An error as classified, for a route's own writer: `exception` is what was thrown (undefined for a refusal made before the route ran). */
+export interface ErrorReport {
+  code: GrpcCode;
+  message: string;
+  status: number;
+  exception?: unknown;
+}
+
+/** Sends an error in a route's own format. The status is the report's to keep or change. */
+export type ErrorWriter = (reply: FastifyReply, error: ErrorReport) => void;
+
+const ERROR_WRITER = Symbol('flagpole:error-writer');
+
+/**
+ * The route's errors (or, on a controller, every route's) are sent by `writer` instead of as Flipt's body. Kept in
+ * the route's Fastify config, so the filter finds it on the request without looking the route up.
+ */
+export const ErrorFormat = (writer: ErrorWriter): ClassDecorator & MethodDecorator =>
+  (target: object, _key?: string | symbol, descriptor?: PropertyDescriptor) => {
+    if (descriptor) {
+      addRouteConfig(descriptor.value as Function, { [ERROR_WRITER]: writer });
+      return;
+    }
+    const prototype = (target as Function).prototype as Record<string, unknown>;
+    for (const name of Object.getOwnPropertyNames(prototype)) {
+      const method = prototype[name];
+      if (typeof method === 'function' && Reflect.hasMetadata(PATH_METADATA, method)) addRouteConfig(method, { [ERROR_WRITER]: writer });
+    }
+  };
+
+function errorWriterOf(request: FastifyRequest | undefined): ErrorWriter | undefined {
+  return (request?.routeOptions?.config as unknown as RouteConfig | undefined)?.[ERROR_WRITER] as ErrorWriter | undefined;
 }
 
 /** Error codes of drivers for "value too long for column". */
@@ -50,7 +89,7 @@ export class ErrorFilter implements ExceptionFilter {
   /** Also Fastify's error handler, for what fails before a route runs (body parsing, body size). */
   catchFastify(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
     const c = this.classify(exception, request);
-    sendError(reply, c.code, c.message, c.status);
+    sendError(reply, c.code, c.message, c.status, exception);
   }
 
   private classify(e: unknown, req: FastifyRequest): Classified {
@@ -98,9 +137,12 @@ export class ErrorFilter implements ExceptionFilter {
   }
 }
 
-export function sendError(reply: FastifyReply, code: GrpcCode, message: string, status = httpStatusOf(code)): void {
-  const body: ErrorBody = { code, message, details: [] };
+/** Flipt's error body, or the format the matched route declared (`@ErrorFormat`). */
+export function sendError(reply: FastifyReply, code: GrpcCode, message: string, status = httpStatusOf(code), exception?: unknown): void {
   if (code === GrpcCode.Unauthenticated) reply.header('www-authenticate', headerValue(message));
+  const writer = errorWriterOf(reply.request);
+  if (writer) return writer(reply, { code, message, status, exception });
+  const body: ErrorBody = { code, message, details: [] };
   reply.status(status).header('content-type', 'application/json').send(JSON.stringify(body));
 }
 

@@ -21,6 +21,12 @@ export class InvalidError extends DomainError {
   readonly code = GrpcCode.InvalidArgument;
 }
 
+/**
+ * A request body that is not JSON (or nests deeper than allowed) → InvalidArgument (400). Its own class so that a route
+ * answering in another error format (OFREP's PARSE_ERROR) can tell it from a well-formed body with bad values.
+ */
+export class MalformedBodyError extends InvalidError {}
+
 /** `invalid field <field>: <reason>` → InvalidArgument (400). */
 export class ValidationError extends InvalidError {
   constructor(field: string, reason: string) {

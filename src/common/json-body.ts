@@ -5,7 +5,7 @@
  * body (validation, class-transformer, JSON.stringify) recurses, and thousands of levels overflow the stack.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { InvalidError } from './errors';
+import { MalformedBodyError } from './errors';
 
 export interface JsonBodyLimits {
   maxBodyBytes: number;
@@ -21,12 +21,12 @@ export function registerJsonBodyParser(fastify: FastifyInstance, limits: JsonBod
 function parseJsonBody(text: string, maxDepth: number, done: (err: Error | null, body?: unknown) => void): void {
   if (text.trim() === '') return done(null, {});
   if (jsonDepthExceeds(text, maxDepth)) {
-    return done(new InvalidError(`invalid JSON in request body: nested deeper than ${maxDepth} levels (limits.max_json_depth)`));
+    return done(new MalformedBodyError(`invalid JSON in request body: nested deeper than ${maxDepth} levels (limits.max_json_depth)`));
   }
   try {
     done(null, JSON.parse(text));
   } catch (e) {
-    done(new InvalidError(`invalid JSON in request body: ${(e as Error).message}`));
+    done(new MalformedBodyError(`invalid JSON in request body: ${(e as Error).message}`));
   }
 }
 

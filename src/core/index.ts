@@ -42,7 +42,7 @@ export {
   VARIANT_BUCKET_COUNT,
 } from './bucketing';
 
-export { addFlagsPaced, compileSnapshot, compileSnapshotPaced, startSnapshot } from './snapshot';
+export { addFlagsPaced, compileSnapshot, compileSnapshotPaced, orderedFlags, startSnapshot } from './snapshot';
 export { applyDelta } from './snapshot-delta';
 export type { DeltaOutcome, NamespaceDelta } from './snapshot-delta';
 export type {

@@ -38,6 +38,9 @@ function domainError(e: unknown): unknown {
 
 type Answer<T> = T | Promise<T>;
 
+/** One flag's outcome, of whichever type the flag has. */
+export type FlagOutcome = { type: 'VARIANT'; outcome: VariantOutcome } | { type: 'BOOLEAN'; outcome: BooleanOutcome };
+
 @Injectable()
 export class EvaluationService {
   /**
@@ -156,6 +159,22 @@ export class EvaluationService {
       };
     });
     return { requestId, responses, requestDurationMillis: took };
+  }
+
+  /**
+   * One flag of whichever type it has, against a snapshot the caller holds (OFREP evaluates many flags against one):
+   * counted like every evaluation, its latency too when `start` (performance.now()) is given; an unknown flag is a
+   * NotFoundError, counted as an error.
+   */
+  evaluateFlag(snapshot: Snapshot, req: EvaluationInput, start?: number): FlagOutcome {
+    if (flagType(snapshot, req.flagKey) === 'BOOLEAN') {
+      const outcome = this.run(req, evaluateBoolean, snapshot);
+      this.metrics.boolean(snapshot.key, outcome, start === undefined ? undefined : performance.now() - start);
+      return { type: 'BOOLEAN', outcome };
+    }
+    const outcome = this.run(req, evaluateVariant, snapshot);
+    this.metrics.variant(snapshot.key, outcome, start === undefined ? undefined : performance.now() - start);
+    return { type: 'VARIANT', outcome };
   }
 
   /** `/api/v1/evaluate`: the deprecated single evaluation, variant flags only. */

@@ -60,6 +60,20 @@ export interface FlagSpec {
   rollouts?: RolloutSpec[];
 }
 
+/** Flipt's readonly test data's `flag_boolean` (its integration suites evaluate it in several places). */
+export const READONLY_FLAG_BOOLEAN: FlagSpec = {
+  key: 'flag_boolean',
+  type: 'BOOLEAN_FLAG_TYPE',
+  enabled: false,
+  rollouts: [
+    { segment: { segments: ['segment_001'], value: true } },
+    { segment: { segments: ['segment_002'], value: false } },
+    { segment: { segments: ['segment_003'], value: true } },
+    { segment: { segments: ['segment_004'], value: false } },
+    { threshold: { percentage: 50, value: true } },
+  ],
+};
+
 export interface NamespaceSpec {
   key: string;
   segments?: SegmentSpec[];

@@ -4,7 +4,7 @@
  * fewer rules than the original 50 — bucketing depends only on flag key and entity id, facts §6.4).
  */
 import { client, RunningFlagpole, startFlagpole } from '../support/flagpole';
-import { Api, boolean, buildNamespace, FlagSpec, ok, sorted, thresholdBucket, variant, variantBucket } from './fixtures';
+import { Api, boolean, buildNamespace, FlagSpec, ok, READONLY_FLAG_BOOLEAN, sorted, thresholdBucket, variant, variantBucket } from './fixtures';
 
 const FIXED = 'some-fixed-entity-id';
 const inSegment = (n: string) => ({ type: 'STRING_COMPARISON_TYPE' as const, property: 'in_segment', operator: 'eq', value: `segment_${n}` });
@@ -25,18 +25,7 @@ const flags: FlagSpec[] = [
   { key: 'flag_using_entity_id', variants: twoVariants, rules: [{ segments: ['segment_entity_id'], distributions: [['variant_001', 100]] }] },
   { key: 'flag_disabled', enabled: false, variants: twoVariants, rules: segmentRules(2) },
   { key: 'flag_no_distributions', variants: twoVariants, rules: [{ segments: ['segment_001'] }] },
-  {
-    key: 'flag_boolean',
-    type: 'BOOLEAN_FLAG_TYPE',
-    enabled: false,
-    rollouts: [
-      { segment: { segments: ['segment_001'], value: true } },
-      { segment: { segments: ['segment_002'], value: false } },
-      { segment: { segments: ['segment_003'], value: true } },
-      { segment: { segments: ['segment_004'], value: false } },
-      { threshold: { percentage: 50, value: true } },
-    ],
-  },
+  READONLY_FLAG_BOOLEAN,
   { key: 'flag_boolean_no_constraints', type: 'BOOLEAN_FLAG_TYPE', enabled: false, rollouts: [{ segment: { segments: ['segment_no_constraints'], value: true } }] },
   {
     key: 'flag_boolean_and_segments',

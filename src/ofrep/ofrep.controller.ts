@@ -1,0 +1,90 @@
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { ErrorFormat, type ErrorReport } from '../common/error.filter';
+import { errorAnswer, type OfrepBulk, type OfrepFlag } from './ofrep-answer';
+import {
+  OfrepBulkEvaluationFailure, OfrepBulkEvaluationRequest, OfrepBulkEvaluationSuccess, OfrepConfiguration,
+  OfrepEvaluationFailure, OfrepEvaluationRequest, OfrepEvaluationSuccess,
+} from './ofrep.dto';
+import { parseOfrepBulkRequest, parseOfrepRequest, requireNamespace } from './ofrep-request';
+import { OfrepService } from './ofrep.service';
+import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
+import { RequestNamespace } from '../auth/request-namespace.decorator';
+
+const NO_BODY = 'No body: the credential is missing or refused (a namespaced token outside its namespace too)';
+
+/**
+ * Every error on these routes is sent by the one filter in OFREP's shape (ofrep-answer.ts), a refusal made before the
+ * body is read included.
+ */
+function sendOfrepError(reply: FastifyReply, error: ErrorReport): void {
+  const key = (reply.request.params as Record<string, unknown> | undefined)?.key;
+  const answer = errorAnswer(error, typeof key === 'string' ? key : undefined);
+  reply.status(answer.status);
+  if (answer.body === undefined) {
+    reply.send();
+    return;
+  }
+  reply.header('content-type', 'application/json').send(JSON.stringify(answer.body));
+}
+
+/**
+ * The OpenFeature Remote Evaluation Protocol, as Flipt v1 serves it (docs/api.md lists every choice). The namespace
+ * comes from the `X-Flipt-Namespace` or `X-Flagpole-Namespace` header; namespaced tokens may use these routes in
+ * their namespace. Bodies arrive `unknown` and are parsed here (ofrep-request.ts), as the evaluation routes parse
+ * theirs.
+ */
+@Excludable('ofrep')
+@NamespaceScoped('header')
+@ErrorFormat(sendOfrepError)
+@ApiTags('ofrep')
+@ApiExtraModels(OfrepEvaluationSuccess, OfrepEvaluationFailure)
+@ApiHeader({ name: 'X-Flipt-Namespace', required: false, description: 'Namespace (absent or empty: `default`)' })
+@ApiHeader({ name: 'X-Flagpole-Namespace', required: false, description: 'Namespace, as X-Flipt-Namespace; both sent must agree' })
+@ApiResponse({ status: 401, description: NO_BODY })
+@ApiResponse({ status: 403, description: 'No body' })
+@Controller('ofrep/v1')
+export class OfrepController {
+  constructor(private readonly ofrep: OfrepService) {}
+
+  @Post('evaluate/flags/:key')
+  @HttpCode(200)
+  @ApiBody({ type: OfrepEvaluationRequest, required: false })
+  @ApiOkResponse({ type: OfrepEvaluationSuccess })
+  @ApiResponse({ status: 400, type: OfrepEvaluationFailure, description: 'PARSE_ERROR (not JSON) or INVALID_CONTEXT' })
+  @ApiResponse({ status: 404, type: OfrepEvaluationFailure, description: 'FLAG_NOT_FOUND: `flag was not found <key>`' })
+  @ApiResponse({ status: 500, type: OfrepEvaluationFailure, description: 'GENERAL' })
+  evaluate(@Param('key') key: string, @RequestNamespace() namespace: string | null, @Body() body: unknown): Promise<OfrepFlag> {
+    return this.ofrep.evaluate(requireNamespace(namespace), key, parseOfrepRequest(body));
+  }
+
+  @Post('evaluate/flags')
+  @HttpCode(200)
+  @ApiHeader({ name: 'If-None-Match', required: false, description: 'ETag of the answer the client holds' })
+  @ApiBody({ type: OfrepBulkEvaluationRequest, required: false })
+  @ApiOkResponse({
+    type: OfrepBulkEvaluationSuccess,
+    headers: { ETag: { description: 'Changes with the namespace (any write to it) and with the context', schema: { type: 'string' } } },
+  })
+  @ApiResponse({ status: 304, description: 'The ETag in If-None-Match is current (it is repeated); nothing was evaluated' })
+  @ApiResponse({ status: 400, type: OfrepBulkEvaluationFailure, description: 'PARSE_ERROR (not JSON) or INVALID_CONTEXT' })
+  @ApiResponse({ status: 500, type: OfrepBulkEvaluationFailure, description: 'GENERAL' })
+  async bulk(
+    @RequestNamespace() namespace: string | null,
+    @Body() body: unknown,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<OfrepBulk | undefined> {
+    const answer = await this.ofrep.bulk(requireNamespace(namespace), parseOfrepBulkRequest(body, this.ofrep.maxSelectedFlags), ifNoneMatch);
+    reply.header('etag', answer.etag);
+    if (answer.body === undefined) reply.status(304);
+    return answer.body;
+  }
+
+  @Get('configuration')
+  @ApiOkResponse({ type: OfrepConfiguration, description: 'As Flipt serves it (no longer part of OFREP)' })
+  configuration(): OfrepService['configuration'] {
+    return this.ofrep.configuration;
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * OFREP evaluations (issue 17) over the in-memory snapshots, through the evaluation service: the same core, the same
+ * metrics, no database query once a namespace is loaded. Single answers map one outcome; bulk answers evaluate the
+ * namespace's flags (or the keys `context.flags` selects) against one snapshot, and are not evaluated at all when the
+ * client's ETag still matches.
+ */
+import { performance } from 'node:perf_hooks';
+import { Inject, Injectable } from '@nestjs/common';
+import { DomainError } from '../common/errors';
+import { CONFIG } from '../config/config.tokens';
+import type { FlagpoleConfig } from '../config/config.types';
+import { type EvaluationInput, orderedFlags, type Snapshot } from '../core';
+import { EvaluationService } from '../evaluation/evaluation.service';
+import { SnapshotCache } from '../evaluation/snapshot-cache.service';
+import { FlagType } from '../wire';
+import {
+  bulkEtag, configurationAnswer, etagMatches, failureItem, flagAnswer, type OfrepBulk, type OfrepFailure, type OfrepFlag,
+} from './ofrep-answer';
+import type { OfrepBulkRequest, OfrepRequest } from './ofrep-request';
+
+/** A bulk answer: its ETag, and its body unless the client's copy is current (304). */
+export interface BulkAnswer {
+  etag: string;
+  body?: OfrepBulk;
+}
+
+@Injectable()
+export class OfrepService {
+  /** limits.max_batch_requests: how many flags `context.flags` may select. */
+  readonly maxSelectedFlags: number;
+  readonly configuration: ReturnType<typeof configurationAnswer>;
+
+  constructor(
+    private readonly snapshots: SnapshotCache,
+    private readonly evaluation: EvaluationService,
+    @Inject(CONFIG) config: FlagpoleConfig,
+  ) {
+    this.maxSelectedFlags = config.limits.maxBatchRequests;
+    this.configuration = configurationAnswer(config.cache);
+  }
+
+  async evaluate(namespace: string, flagKey: string, request: OfrepRequest): Promise<OfrepFlag> {
+    const start = performance.now();
+    const snapshot = await this.snapshots.get(namespace);
+    return flagAnswer(this.evaluation.evaluateFlag(snapshot, { flagKey, entityId: request.entityId, context: request.context }, start));
+  }
+
+  /**
+   * Every flag Flipt's bulk answer lists (boolean flags, and variant flags that are enabled) in creation order, or
+   * the selected keys in the order given; a flag that cannot be evaluated is a failure item of the list.
+   */
+  async bulk(namespace: string, request: OfrepBulkRequest, ifNoneMatch: string | undefined): Promise<BulkAnswer> {
+    const snapshot = await this.snapshots.get(namespace);
+    // The snapshot only changes between turns of the event loop: the ETag and the answer are of the same version.
+    const etag = bulkEtag(namespace, snapshot.version, request.context);
+    if (etagMatches(ifNoneMatch, etag)) return { etag };
+    const keys = request.flags ?? listedByDefault(snapshot);
+    const flags = keys.map((flagKey) => this.item(snapshot, { flagKey, entityId: request.entityId, context: request.context }));
+    return { etag, body: { flags } };
+  }
+
+  private item(snapshot: Snapshot, input: EvaluationInput): OfrepFlag | OfrepFailure {
+    try {
+      return flagAnswer(this.evaluation.evaluateFlag(snapshot, input));
+    } catch (e) {
+      if (e instanceof DomainError) return failureItem(input.flagKey, e);
+      throw e;
+    }
+  }
+}
+
+function listedByDefault(snapshot: Snapshot): string[] {
+  const keys: string[] = [];
+  for (const flag of orderedFlags(snapshot)) if (flag.type === FlagType.BOOLEAN || flag.enabled) keys.push(flag.key);
+  return keys;
+}
