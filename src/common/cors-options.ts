@@ -2,7 +2,7 @@
  * Flipt's CORS (`cors.enabled`, `cors.allowed_origins`, `cors.allowed_headers`; facts §0.1), as go-chi/cors applies it,
  * given to @fastify/cors: origins compared without regard to case, `*` alone allowing any origin (answered `*`), one
  * `*` inside an origin matching any text there (`https://*.example.com`); methods GET, POST, PUT, DELETE, OPTIONS;
- * `Link` exposed; credentials allowed; preflights cached 300 s and answered 200 on every path, before any
+ * `Link` exposed, and `ETag` too (Flagpole: browsers' OFREP and snapshot clients poll with If-None-Match); credentials allowed; preflights cached 300 s and answered 200 on every path, before any
  * authentication (a browser sends no credential with a preflight).
  */
 import type { FastifyCorsOptions } from '@fastify/cors';
@@ -13,7 +13,7 @@ export function corsOptions(cors: CorsConfig): FastifyCorsOptions {
     origin: cors.allowedOrigins.includes('*') ? '*' : cors.allowedOrigins.map(originPattern),
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     allowedHeaders: cors.allowedHeaders,
-    exposedHeaders: ['Link'],
+    exposedHeaders: ['Link', 'ETag'],
     credentials: true,
     maxAge: 300,
     optionsSuccessStatus: 200,

@@ -311,8 +311,10 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
         'X-Fern-SDK-Version',
         'X-Flipt-Namespace',
         'X-Flipt-Accept-Server-Version',
+        'X-Flagpole-Namespace',
+        'If-None-Match',
       ],
-      'Request headers allowed by CORS.',
+      'Request headers allowed by CORS (Flipt\'s list, plus `X-Flagpole-Namespace` and `If-None-Match` for OFREP and snapshot clients in browsers).',
     ),
   }),
   db: section({

@@ -1,6 +1,6 @@
 /**
  * CORS (`cors.enabled`, `cors.allowed_origins`, `cors.allowed_headers`; Flipt's go-chi/cors semantics): preflights
- * answered before authentication, the allowed origin echoed, credentials and the `Link` header allowed. Checked over
+ * answered before authentication, the allowed origin echoed, credentials allowed and the `Link` and `ETag` headers exposed. Checked over
  * plain HTTP, and from a real page on another origin in Debian's Chromium — the way a browser SDK calls Flagpole.
  */
 import { createServer, type Server } from 'node:http';
@@ -45,8 +45,8 @@ describe('CORS over HTTP', () => {
       'access-control-allow-origin': ALLOWED,
       'access-control-allow-credentials': 'true',
       'access-control-allow-methods': 'GET, POST, PUT, DELETE, OPTIONS',
-      'access-control-allow-headers': 'Accept, Authorization, Content-Type, X-CSRF-Token, X-Fern-Language, X-Fern-SDK-Name, X-Fern-SDK-Version, X-Flipt-Namespace, X-Flipt-Accept-Server-Version',
-      'access-control-expose-headers': 'Link',
+      'access-control-allow-headers': 'Accept, Authorization, Content-Type, X-CSRF-Token, X-Fern-Language, X-Fern-SDK-Name, X-Fern-SDK-Version, X-Flipt-Namespace, X-Flipt-Accept-Server-Version, X-Flagpole-Namespace, If-None-Match',
+      'access-control-expose-headers': 'Link, ETag',
       'access-control-max-age': '300',
     });
     expect((await preflight(fp.url, 'https://a.tenants.example.com')).headers.get('access-control-allow-origin')).toBe('https://a.tenants.example.com');
@@ -64,7 +64,7 @@ describe('CORS over HTTP', () => {
     const ok = await http(fp.url, 'GET', '/api/v1/namespaces', undefined, { origin: ALLOWED, ...bearer(BOOTSTRAP) });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('access-control-allow-origin')).toBe(ALLOWED);
-    expect(ok.headers.get('access-control-expose-headers')).toBe('Link');
+    expect(ok.headers.get('access-control-expose-headers')).toBe('Link, ETag');
     expect(ok.headers.get('vary')).toContain('Origin');
     const refused = await http(fp.url, 'GET', '/api/v1/namespaces', undefined, { origin: ALLOWED });
     expect(refused.status).toBe(401);
