@@ -3,12 +3,16 @@
 // same JSON, with the same autocannon settings, one after the other on this machine. Flagpole runs in three modes,
 // three processes side by side: authentication off; `authentication.required` with a static token (the bootstrap
 // token, `Authorization: Bearer`); and required with a JWT (RS256, a key pair made for the run, `Authorization: JWT`).
-// The 50-flag batch is measured with authentication off only (its cost is the evaluations, not the request). Prints req/s and latency for
-// boolean, variant and a 50-flag batch, the Flagpole ÷ bare ratio, then both at a fixed 1,000 req/s two ways: steady
-// (one request every millisecond, bench/paced.js, the measurement the target is about) and autocannon's overallRate
-// (which sends each second's 1,000 requests as a burst at its start); then the 10,000-flag snapshot build time and
-// RSS (bench/snapshot-10k.js); then evaluation under writes (bench/churn.js; BENCH_CHURN=0 skips it). Numbers, not
-// assertions.
+// The 50-flag batch and the OFREP cases are measured with authentication off only (what authentication adds is the
+// request's, which the boolean and variant rows measure). Prints req/s and latency for boolean, variant, a 50-flag
+// batch, OFREP's single evaluation (the variant flag) and bulk evaluation (the namespace's 100 flags for one context;
+// again with a current If-None-Match, the 304 that skips evaluation, at full speed only), the Flagpole ÷ bare ratio,
+// then both at a fixed 1,000 req/s two ways: steady (one request every millisecond, bench/paced.js, the measurement
+// the target is about) and autocannon's overallRate (which sends each second's 1,000 requests as a burst at its
+// start); then the 10,000-flag snapshot build time and RSS (bench/snapshot-10k.js); then evaluation under writes
+// (bench/churn.js; BENCH_CHURN=0 skips it). Numbers, not assertions. Each case takes, per server, BENCH_WARMUP +
+// 3 × BENCH_ROUNDS × BENCH_DURATION seconds (a full-speed-only case 1 × instead of 3 ×): about 23 min for the
+// tables by default (14 server-cases of 93 s, 2 of 33 s).
 // The load generator shares the machine's cores with the server under test, so one run swings by several per cent
 // either way, and a fixed-rate run's p99 is at the mercy of one garbage collection: each measurement is repeated
 // BENCH_ROUNDS times (default 3), Flagpole and bare alternating, and the table shows the medians, each round's ratio,
@@ -86,8 +90,9 @@ function startFlagpole(dir, port, env) {
   return child;
 }
 
-function startBare(port, bodies) {
-  const child = fork(join(__dirname, 'bare-server.js'), [], { env: { ...process.env, PORT: String(port), BARE_BODIES: JSON.stringify(bodies) }, stdio: 'inherit' });
+function startBare(port, bodies, etags = {}) {
+  const env = { ...process.env, PORT: String(port), BARE_BODIES: JSON.stringify(bodies), BARE_ETAGS: JSON.stringify(etags) };
+  const child = fork(join(__dirname, 'bare-server.js'), [], { env, stdio: 'inherit' });
   return new Promise((resolve) => child.on('message', () => resolve(child)));
 }
 
@@ -119,17 +124,22 @@ function run(url, path, body, extra = {}, headers = {}) {
   });
 }
 
-/** One load run at full speed; with the server's CPU time per request when its pid is known. */
-async function load(server, path, body, extra = {}) {
+/**
+ * One load run at full speed; with the server's CPU time per request when its pid is known. Any answer but `expect`
+ * (200, or 304 for a revalidation) counts as an error.
+ */
+async function load(server, c, extra = {}) {
   const before = cpuMicros(server.pid);
-  const result = await run(server.url, path, body, { duration: DURATION, ...extra }, server.headers);
+  const result = await run(server.url, c.path, c.body, { duration: DURATION, ...extra }, { ...server.headers, ...c.headers });
   const after = cpuMicros(server.pid);
+  const expect = String(c.expect ?? 200);
+  const unexpected = Object.entries(result.statusCodeStats).reduce((n, [code, { count }]) => (code === expect ? n : n + count), 0);
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     cpu: before === null || after === null ? null : (after - before) / result.requests.total,
-    errors: result.non2xx + result.errors,
+    errors: unexpected + result.errors,
   };
 }
 
@@ -139,17 +149,25 @@ const median = (xs) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-/** The servers on one case: warm-up, ROUNDS alternating full-speed runs, then ROUNDS alternating fixed-rate runs. */
-async function measure(servers, path, body) {
+/**
+ * The servers on one case: warm-up, ROUNDS alternating full-speed runs, then (unless the case is `fullSpeedOnly`)
+ * ROUNDS alternating fixed-rate runs.
+ */
+async function measure(servers, c) {
   const runs = Object.fromEntries(servers.map((s) => [s.name, { load: [], fixed: [], steady: [] }]));
-  for (const s of servers) await run(s.url, path, body, { duration: WARMUP }, s.headers);
-  for (let r = 0; r < ROUNDS; r++) for (const s of servers) runs[s.name].load.push(await load(s, path, body));
-  for (let r = 0; r < ROUNDS; r++) for (const s of servers) runs[s.name].fixed.push(await load(s, path, body, { overallRate: 1000 }));
-  for (let r = 0; r < ROUNDS; r++)
-    for (const s of servers)
-      runs[s.name].steady.push(
-        await paced(s.url + path, (i) => body(`paced-${r}-${i}`), { rate: 1000, seconds: DURATION, connections: CONNECTIONS, headers: s.headers }),
-      );
+  for (const s of servers) await run(s.url, c.path, c.body, { duration: WARMUP }, { ...s.headers, ...c.headers });
+  for (let r = 0; r < ROUNDS; r++) for (const s of servers) runs[s.name].load.push(await load(s, c));
+  const fixedRate = !c.fullSpeedOnly;
+  if (fixedRate) {
+    for (let r = 0; r < ROUNDS; r++) for (const s of servers) runs[s.name].fixed.push(await load(s, c, { overallRate: 1000 }));
+    for (let r = 0; r < ROUNDS; r++)
+      for (const s of servers)
+        runs[s.name].steady.push(
+          await paced(s.url + c.path, (i) => c.body(`paced-${r}-${i}`), {
+            rate: 1000, seconds: DURATION, connections: CONNECTIONS, headers: { ...s.headers, ...c.headers },
+          }),
+        );
+  }
   const summary = (name) => {
     const { load: l, fixed: f, steady: st } = runs[name];
     return {
@@ -158,13 +176,15 @@ async function measure(servers, path, body) {
       p50: median(l.map((x) => x.p50)),
       p99: median(l.map((x) => x.p99)),
       cpu: l.every((x) => x.cpu !== null) ? median(l.map((x) => x.cpu)) : null,
-      fixedP50: median(f.map((x) => x.p50)),
-      fixedP99: median(f.map((x) => x.p99)),
-      fixedP99Worst: Math.max(...f.map((x) => x.p99)),
-      steadyP50: median(st.map((x) => x.p50)),
-      steadyP99: median(st.map((x) => x.p99)),
-      steadyP99Worst: Math.max(...st.map((x) => x.p99)),
-      steadyRate: Math.min(...st.map((x) => x.achievedRate)),
+      ...(fixedRate && {
+        fixedP50: median(f.map((x) => x.p50)),
+        fixedP99: median(f.map((x) => x.p99)),
+        fixedP99Worst: Math.max(...f.map((x) => x.p99)),
+        steadyP50: median(st.map((x) => x.p50)),
+        steadyP99: median(st.map((x) => x.p99)),
+        steadyP99Worst: Math.max(...st.map((x) => x.p99)),
+        steadyRate: Math.min(...st.map((x) => x.achievedRate)),
+      }),
       errors: [...l, ...f, ...st].reduce((a, x) => a + x.errors, 0),
       // Each round's req/s against the bare server's in the same round.
       ratios: l.map((x, i) => x.rps / runs.bare.load[i].rps),
@@ -181,7 +201,35 @@ const CASES = {
     path: '/evaluate/v1/batch',
     body: (e) => ({ requests: Array.from({ length: 50 }, (_, i) => ({ namespaceKey: 'bench', flagKey: i % 2 ? `boolean-${i}` : `variant-${i}`, entityId: e, context: CONTEXT })) }),
   },
+  // OFREP: the same flag and context as `variant`, the namespace in a header.
+  ofrep: { path: '/ofrep/v1/evaluate/flags/variant-7', headers: { 'x-flipt-namespace': 'bench' }, body: (e) => ({ context: { targetingKey: e, ...CONTEXT } }) },
+  // Every flag of the namespace (100) for one context, without If-None-Match: every call evaluates.
+  'ofrep-bulk': { path: '/ofrep/v1/evaluate/flags', headers: { 'x-flipt-namespace': 'bench' }, body: (e) => ({ context: { targetingKey: e, ...CONTEXT } }) },
+  // A client polling with its ETag while nothing changed: one context, a 304 before any evaluation. At 1,000 req/s
+  // its latency would only repeat bare's (and paced.js counts 200s alone), so full speed only.
+  'ofrep-304': {
+    path: '/ofrep/v1/evaluate/flags',
+    headers: { 'x-flipt-namespace': 'bench' },
+    body: () => ({ context: { targetingKey: 'poller', ...CONTEXT } }),
+    revalidate: true,
+    expect: 304,
+    fullSpeedOnly: true,
+  },
 };
+
+/**
+ * The ETag Flagpole gives a case's (fixed) bulk request, and the case with it as If-None-Match; checked to get a 304.
+ * The bare server answers this tag with a 304 too.
+ */
+async function revalidating(url, c) {
+  const ask = (headers) => fetch(url + c.path, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(c.body()) });
+  const first = await ask(c.headers);
+  await first.arrayBuffer();
+  const etag = first.headers.get('etag');
+  const check = await ask({ ...c.headers, 'if-none-match': etag });
+  if (!etag || check.status !== 304) throw new Error(`${c.path}: no 304 for If-None-Match ${etag} (${check.status})`);
+  return { etag, case: { ...c, headers: { ...c.headers, 'if-none-match': etag } } };
+}
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'flagpole-bench-'));
@@ -201,15 +249,28 @@ async function main() {
       `seeded 100 flags, 10 segments in each of ${processes.length} Flagpole processes in ${Date.now() - t0} ms; ${cpus().length} cores, ` +
         `Node ${process.version}, ${DURATION}s runs, ${CONNECTIONS} connections, ${ROUNDS} rounds`,
     );
+    // The bare server answers Flagpole's own bodies (auth off, the process every case runs on), and the ETag a
+    // revalidating case holds with a 304.
     const bodies = {};
+    const etags = {};
+    const cases = {};
     const first = `http://127.0.0.1:${processes[0].port}`;
-    for (const c of Object.values(CASES)) bodies[c.path] = await call(first, 'POST', c.path, c.body('sample'));
-    bare = await startBare(barePort, bodies);
+    for (const [name, c] of Object.entries(CASES)) {
+      if (c.revalidate) {
+        const { etag, case: revalidatingCase } = await revalidating(first, c);
+        etags[c.path] = etag;
+        cases[name] = revalidatingCase;
+        continue;
+      }
+      bodies[c.path] = await call(first, 'POST', c.path, c.body('sample'), c.headers);
+      cases[name] = c;
+    }
+    bare = await startBare(barePort, bodies, etags);
     const flagpoles = processes.map((p) => ({ name: p.name, url: `http://127.0.0.1:${p.port}`, pid: p.child.pid, headers: p.headers }));
     const bareServer = { name: 'bare', url: `http://127.0.0.1:${barePort}`, pid: bare.pid, headers: {} };
-    for (const [name, c] of Object.entries(CASES)) {
+    for (const [name, c] of Object.entries(cases)) {
       const servers = [...(c.authModes ? flagpoles : flagpoles.slice(0, 1)), bareServer];
-      rows.push({ name, results: await measure(servers, c.path, c.body) });
+      rows.push({ name, fixedRate: !c.fullSpeedOnly, results: await measure(servers, c) });
     }
   } finally {
     for (const p of processes) p.child.kill('SIGTERM');
@@ -219,6 +280,7 @@ async function main() {
   const ms = (n) => `${n.toFixed(1)}`.padStart(6);
   const us = (n) => (n === null ? '     -' : `${n.toFixed(0)}`.padStart(6));
   console.log('\nfull speed (autocannon, 50 connections); ratio = req/s ÷ bare req/s (median, then each round); cpu = server CPU µs per request');
+  console.log('ofrep = OFREP, the variant flag; ofrep-bulk = OFREP bulk, all 100 flags for one context; ofrep-304 = that with a current If-None-Match');
   console.log('case       server          req/s    p50   p99  cpu µs/req  cpu ÷ bare | ratio (rounds)');
   for (const r of rows) {
     const bareRow = r.results.find((x) => x.name === 'bare');
@@ -234,7 +296,7 @@ async function main() {
   }
   console.log('\nat 1,000 req/s, ms: steady = one request every 1 ms (bench/paced.js); burst = autocannon overallRate (1,000 requests at the start of each second)');
   console.log('case       server         steady p50   p99 (worst) | p99 ÷ bare | burst p50   p99 (worst)');
-  for (const r of rows) {
+  for (const r of rows.filter((x) => x.fixedRate)) {
     const bareRow = r.results.find((x) => x.name === 'bare');
     for (const x of r.results) {
       console.log(
