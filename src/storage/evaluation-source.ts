@@ -8,7 +8,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { EntityManager as SqlEntityManager, Knex } from '@mikro-orm/knex';
 import { formatTimestamp } from '../common/timestamps';
 import { isValidKey } from '../common/validation';
-import { toDate } from '../storage/columns';
+import { toDate } from './columns';
 import type { NamespaceSource, SourceFlag, SourceRollout, SourceRule, SourceSegment } from '../core';
 import { FlagType, RolloutType } from '../wire';
 
