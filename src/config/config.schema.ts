@@ -514,6 +514,13 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
       label: str('', 'Top bar label of the UI (e.g. the environment name).'),
     }),
   }),
+  streams: section(
+    {
+      heartbeatInterval: duration('15s', 'How often an open event stream gets a comment line, so that proxies and load balancers keep it open (at most half of `limits.idle_timeout` is used).', { min: 1000 }),
+      inactivityDelay: duration('2m', 'The `inactivityDelaySec` OFREP bulk answers advertise: how long a web client hidden in the background keeps its event stream open.', { min: 1000 }),
+    },
+    { json: false },
+  ),
   limits: section(
     {
       maxBodyBytes: int(4 * 1024 * 1024, 'Largest request body in bytes (Flipt\'s gRPC message limit); larger → 413.', { min: 1024 }),
@@ -528,6 +535,7 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
       maxConnections: int(10000, 'Most open HTTP connections; past it new ones are closed at once. 0 = unlimited.'),
       maxGrpcWatchStreams: int(1000, 'Most open gRPC health `Watch` streams; past it new ones fail with RESOURCE_EXHAUSTED.'),
       maxSnapshotLoads: int(4, 'Most namespace snapshots loaded from the database at once (start-up, missed changes); others queue, and evaluations of namespaces already loaded never wait for them.', { min: 1 }),
+      maxEventStreams: int(10000, 'Most event streams (OFREP and snapshot change streams) open on this instance; past it new ones get 503 with Retry-After. Each is an open connection: keep `max_connections` above it.', { min: 0 }),
       maxChangeMessageBytes: int(1024 * 1024, 'Largest write delta sent to the other instances over Redis; a larger write is announced without its content and they reload the namespace.', { min: 1024 }),
     },
     { json: false },

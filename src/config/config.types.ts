@@ -29,6 +29,8 @@ export interface FlagpoleConfig {
   metrics: MetricsConfig;
   tracing: TracingConfig;
   ui: UiConfig;
+  /** Flagpole addition: event streams (OFREP's and the snapshot change stream). */
+  streams: StreamsConfig;
   /** Flagpole addition: every limit that protects the server from hostile or broken input (docs/security.md). */
   limits: LimitsConfig;
 }
@@ -542,4 +544,12 @@ export interface LimitsConfig {
   maxGrpcWatchStreams: number;
   maxSnapshotLoads: number;
   maxChangeMessageBytes: number;
+  maxEventStreams: number;
+}
+
+// ---- streams (Flagpole addition; docs/api.md, Event streams) -------------------------------------------------------
+
+export interface StreamsConfig {
+  heartbeatInterval: Duration;
+  inactivityDelay: Duration;
 }

@@ -73,6 +73,13 @@ interface Entry {
   polledAhead: string | null;
 }
 
+/**
+ * What a watcher learns of a loaded namespace: the version its snapshot has now reached, that it fell behind (a
+ * change it could not apply; a load brings it forward when something asks for the namespace), or that it is gone.
+ */
+export type SnapshotUpdate = { version: string } | { behind: true } | { deleted: true };
+export type SnapshotWatcher = (namespaceKey: string, update: SnapshotUpdate) => void;
+
 interface Unknown {
   /** Empty, without version: evaluations answer "not found" from it. */
   snapshot: Snapshot;
@@ -92,6 +99,7 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
   private readonly unsubscribe: () => void;
   private poller: NodeJS.Timeout | null = null;
   private polling = false;
+  private readonly watchers = new Set<SnapshotWatcher>();
 
   constructor(
     private readonly db: Database,
@@ -131,7 +139,7 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
           (em as SqlEntityManager).getKnex()('namespaces').select('key', 'updated_at', 'state_modified_at').whereIn('key', batch.map(([k]) => k)),
         )) as Array<Record<string, unknown>>;
         const current = new Map(rows.map((r) => [String(r.key), versionOfRow(r)]));
-        for (const [key, entry] of batch) this.compareVersion(entry, current.get(key));
+        for (const [key, entry] of batch) this.compareVersion(key, entry, current.get(key));
       }
     } catch (e) {
       // Database down: keep serving what is loaded; the next poll tries again.
@@ -142,20 +150,33 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
   }
 
   /** `stored`: the namespace's version in the database, undefined when it is gone. */
-  private compareVersion(entry: Entry, stored: string | undefined): void {
+  private compareVersion(key: string, entry: Entry, stored: string | undefined): void {
     if (!entry.snapshot || entry.state !== 'fresh') return; // changed while the poll ran
     const mine = entry.snapshot.version;
     if (stored === mine || (stored !== undefined && Number(stored) < Number(mine))) {
       // Up to date (or a delta arrived after the poll read the version).
       entry.polledAhead = null;
     } else if (stored === undefined || !this.changes.shared) {
-      this.fallBehind(entry, 'behind');
+      this.fallBehind(key, entry, 'behind');
     } else if (entry.polledAhead !== null && Number(mine) < Number(entry.polledAhead)) {
       // Still short of what the previous poll saw: its delta did not come.
-      this.fallBehind(entry, 'behind');
+      this.fallBehind(key, entry, 'behind');
     } else {
       entry.polledAhead = stored;
     }
+  }
+
+  /**
+   * Calls `watcher` whenever a loaded snapshot moves to a new version, falls behind or is dropped (its namespace
+   * deleted): after the change, so the watcher reads the new state. Returns the unsubscribe.
+   */
+  watch(watcher: SnapshotWatcher): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  }
+
+  private tell(namespaceKey: string, update: SnapshotUpdate): void {
+    for (const w of this.watchers) w(namespaceKey, update);
   }
 
   /** The namespace's current snapshot; synchronous-fast when loaded and up to date. */
@@ -195,23 +216,26 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
       // Gone: the next evaluation finds out (and remembers it briefly) like for any unknown namespace.
       this.entries.delete(namespaceKey);
       entry.generation++;
+      this.tell(namespaceKey, { deleted: true });
       return;
     }
     const delta = change?.delta;
     if (!delta) {
       entry.generation++;
-      this.fallBehind(entry, local ? 'waited' : 'behind');
+      this.fallBehind(namespaceKey, entry, local ? 'waited' : 'behind');
       return;
     }
     if (entry.loading) entry.pending.push(delta);
-    if (entry.snapshot && entry.state !== 'waited' && applyDelta(entry.snapshot, delta) === 'gap' && !entry.loading) {
-      this.fallBehind(entry, local ? 'waited' : 'behind');
-    }
+    if (!entry.snapshot || entry.state === 'waited') return;
+    const applied = applyDelta(entry.snapshot, delta);
+    if (applied === 'applied') this.tell(namespaceKey, { version: entry.snapshot.version });
+    else if (applied === 'gap' && !entry.loading) this.fallBehind(namespaceKey, entry, local ? 'waited' : 'behind');
   }
 
-  private fallBehind(entry: Entry, state: 'behind' | 'waited'): void {
+  private fallBehind(namespaceKey: string, entry: Entry, state: 'behind' | 'waited'): void {
     entry.polledAhead = null;
     if (entry.state !== 'waited') entry.state = state;
+    this.tell(namespaceKey, { behind: true });
   }
 
   private load(namespaceKey: string, existing: Entry | undefined): Promise<Snapshot> {
@@ -234,7 +258,9 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
         if (entry.failedAt > 0) this.logger.log(`namespace "${namespaceKey}" reloaded: the database answers again`);
         entry.failedAt = 0;
         entry.state = entry.generation === generation && catchUp(snapshot, entry.pending) ? 'fresh' : 'behind';
+        const before = entry.snapshot?.version;
         entry.snapshot = snapshot;
+        if (snapshot.version !== before) this.tell(namespaceKey, { version: snapshot.version });
         return snapshot;
       })
       .catch((e: Error) => {

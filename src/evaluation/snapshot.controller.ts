@@ -1,10 +1,13 @@
 import { Controller, Get, Headers, Param, Res } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { wantsPretty } from '../common/http-compat';
 import { SnapshotCache } from './snapshot-cache.service';
 import { SnapshotDocumentCache } from './snapshot-document-cache';
-import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
+import { CurrentAuthentication, Excludable, NamespaceScoped } from '../auth/auth.decorators';
+import type { AuthenticationRecord } from '../auth/authentication.record';
+import { ChangeStreams } from './change-streams.service';
+import { lastEventVersion, STREAM_DOC, STREAM_EXAMPLE } from './event-stream-text';
 
 /** The body varies with both; shared caches must keep one copy per value. */
 const VARY = ['Accept-Encoding', 'X-Flipt-Accept-Server-Version'];
@@ -20,7 +23,29 @@ const VARY = ['Accept-Encoding', 'X-Flipt-Accept-Server-Version'];
 export class SnapshotController {
   private readonly documents = new SnapshotDocumentCache();
 
-  constructor(private readonly snapshots: SnapshotCache) {}
+  constructor(
+    private readonly snapshots: SnapshotCache,
+    private readonly streams: ChangeStreams,
+  ) {}
+
+  /**
+   * The change stream of the namespace's document: the events of OFREP's stream, whose `etag` is not the document's
+   * ETag but says the same (the namespace changed: fetch the document again, with If-None-Match).
+   */
+  @Get(':key/stream')
+  @ApiProduces('text/event-stream')
+  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'The id of the last event heard: an older one is answered with an event at once' })
+  @ApiOkResponse({ description: STREAM_DOC, content: { 'text/event-stream': { schema: { type: 'string', example: STREAM_EXAMPLE } } } })
+  @ApiResponse({ status: 404, description: 'The namespace does not exist' })
+  @ApiResponse({ status: 503, description: '`limits.max_event_streams` are open on this instance; Retry-After says when to try again' })
+  async stream(
+    @Param('key') key: string,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @CurrentAuthentication() authentication: AuthenticationRecord | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await this.streams.subscribe({ namespace: key, reply, lastVersion: lastEventVersion(lastEventId), authentication });
+  }
 
   @Get(':key')
   @ApiHeader({ name: 'If-None-Match', required: false, description: 'ETag of the copy the client holds' })

@@ -1,6 +1,7 @@
 import { InvalidError, MalformedBodyError, NotFoundError, UnavailableError } from '../common/errors';
 import { GrpcCode } from '../common/grpc-status';
-import { bulkEtag, configurationAnswer, errorAnswer, etagMatches, failureItem, flagAnswer, namespaceTag } from './ofrep-answer';
+import { namespaceTag } from '../evaluation/namespace-tag';
+import { bulkEtag, configurationAnswer, errorAnswer, etagMatches, failureItem, flagAnswer } from './ofrep-answer';
 
 const variant = (o: Partial<{ match: boolean; reason: 'MATCH' | 'DEFAULT' | 'UNKNOWN' | 'FLAG_DISABLED'; variantKey: string; variantAttachment: string; segmentKeys: string[] }>) =>
   flagAnswer({

@@ -10,12 +10,12 @@
  * Errors carry OFREP's body `{key, errorCode, errorDetails}` (the key only where the route has one), with the status
  * Flagpole gives the error anywhere else; 401 and 403 have no body.
  */
-import { createHash } from 'node:crypto';
 import { MalformedBodyError, type DomainError } from '../common/errors';
 import type { ErrorReport } from '../common/error.filter';
 import { httpStatusOf } from '../common/grpc-status';
 import type { CacheConfig } from '../config/config.types';
 import type { FlagOutcome } from '../evaluation/evaluation.service';
+import { digest, namespaceTag } from '../evaluation/namespace-tag';
 import type { Reason } from '../wire';
 
 /** OFREP's reasons, for the core's. DEFAULT is not in OFREP's list; Flipt answers it, and so does Flagpole. */
@@ -47,6 +47,24 @@ export interface OfrepFailure {
 
 export interface OfrepBulk {
   flags: Array<OfrepFlag | OfrepFailure>;
+  eventStreams?: OfrepEventStream[];
+}
+
+/** Where a bulk answer's client hears of changes (OFREP ADR-0008): an SSE stream on the origin it called. */
+export interface OfrepEventStream {
+  type: 'sse';
+  endpoint: { requestUri: string };
+  inactivityDelaySec: number;
+}
+
+/** The event stream of a namespace; `prefix` is the path a proxy serves Flagpole under ('' when none). */
+export function eventStreamOf(namespace: string, prefix: string, inactivityDelaySec: number): OfrepEventStream {
+  const base = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
+  return { type: 'sse', endpoint: { requestUri: `${base}${ofrepStreamPath(namespace)}` }, inactivityDelaySec };
+}
+
+export function ofrepStreamPath(namespace: string): string {
+  return `/ofrep/v1/_stream/${encodeURIComponent(namespace)}/events`;
 }
 
 /** An error answer: no body for 401 and 403. */
@@ -94,17 +112,6 @@ function errorDetails(status: number, message: string, key: string | undefined):
   return status === 404 && key !== undefined ? `flag was not found ${key}` : message;
 }
 
-/** Bumped when the answers' shape changes, so that tags from an older Flagpole stop matching. */
-const ANSWER_FORMAT = 'ofrep-1';
-
-/**
- * The tag of what a namespace's flags are at a snapshot version: it changes with every write to the namespace (the
- * version is its stored modification time) and is the same on every instance. An event stream can announce it.
- */
-export function namespaceTag(namespace: string, version: string): string {
-  return digest(`${ANSWER_FORMAT}\u0000${namespace}\u0000${version}`);
-}
-
 /**
  * The bulk answer's ETag: the namespace's tag, then the tag of the context the flags were evaluated for (the same
  * context in any key order gives the same tag; `context.flags`, the selection, is part of it). Either changing makes
@@ -124,10 +131,6 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
     if (tag === '*' || tag === etag || tag === `W/${etag}`) return true;
   }
   return false;
-}
-
-function digest(text: string): string {
-  return createHash('sha1').update(text).digest('base64url').slice(0, 16);
 }
 
 /** Flipt's `uint32` field. */

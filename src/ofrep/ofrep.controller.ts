@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ErrorFormat, type ErrorReport } from '../common/error.filter';
 import { errorAnswer, type OfrepBulk, type OfrepFlag } from './ofrep-answer';
@@ -9,8 +9,11 @@ import {
 } from './ofrep.dto';
 import { parseOfrepBulkRequest, parseOfrepRequest, requireNamespace } from './ofrep-request';
 import { OfrepService } from './ofrep.service';
-import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
+import { CurrentAuthentication, Excludable, NamespaceScoped } from '../auth/auth.decorators';
 import { RequestNamespace } from '../auth/request-namespace.decorator';
+import type { AuthenticationRecord } from '../auth/authentication.record';
+import { ChangeStreams } from '../evaluation/change-streams.service';
+import { lastEventVersion, STREAM_DOC, STREAM_EXAMPLE } from '../evaluation/event-stream-text';
 
 const NO_BODY = 'No body: the credential is missing or refused (a namespaced token outside its namespace too)';
 
@@ -46,7 +49,10 @@ function sendOfrepError(reply: FastifyReply, error: ErrorReport): void {
 @ApiResponse({ status: 403, description: 'No body' })
 @Controller('ofrep/v1')
 export class OfrepController {
-  constructor(private readonly ofrep: OfrepService) {}
+  constructor(
+    private readonly ofrep: OfrepService,
+    private readonly streams: ChangeStreams,
+  ) {}
 
   @Post('evaluate/flags/:key')
   @HttpCode(200)
@@ -74,12 +80,30 @@ export class OfrepController {
     @RequestNamespace() namespace: string | null,
     @Body() body: unknown,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Headers('x-forwarded-prefix') prefix: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<OfrepBulk | undefined> {
-    const answer = await this.ofrep.bulk(requireNamespace(namespace), parseOfrepBulkRequest(body, this.ofrep.maxSelectedFlags), ifNoneMatch);
+    const answer = await this.ofrep.bulk(requireNamespace(namespace), parseOfrepBulkRequest(body, this.ofrep.maxSelectedFlags), ifNoneMatch, prefix ?? '');
     reply.header('etag', answer.etag);
     if (answer.body === undefined) reply.status(304);
     return answer.body;
+  }
+
+  @Get('_stream/:namespaceKey/events')
+  @NamespaceScoped('namespaceKey')
+  @ApiProduces('text/event-stream')
+  @ApiParam({ name: 'namespaceKey', description: 'The namespace whose changes are streamed' })
+  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'The id of the last event heard (EventSource sends it when it reconnects): an older one is answered with an event at once' })
+  @ApiOkResponse({ description: STREAM_DOC, content: { 'text/event-stream': { schema: { type: 'string', example: STREAM_EXAMPLE } } } })
+  @ApiResponse({ status: 404, type: OfrepBulkEvaluationFailure, description: 'The namespace does not exist' })
+  @ApiResponse({ status: 503, type: OfrepBulkEvaluationFailure, description: 'GENERAL: `limits.max_event_streams` are open on this instance; Retry-After says when to try again' })
+  async events(
+    @Param('namespaceKey') namespace: string,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @CurrentAuthentication() authentication: AuthenticationRecord | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await this.streams.subscribe({ namespace, reply, lastVersion: lastEventVersion(lastEventId), authentication });
   }
 
   @Get('configuration')

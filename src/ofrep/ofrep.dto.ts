@@ -61,6 +61,25 @@ export class OfrepEvaluationFailure {
   errorDetails!: string;
 }
 
+class OfrepEventStreamEndpoint {
+  @ApiProperty({
+    example: '/ofrep/v1/_stream/default/events',
+    description: 'Path of the stream on the origin the client called (with the `X-Forwarded-Prefix` the request came through)',
+  })
+  requestUri!: string;
+}
+
+export class OfrepEventStream {
+  @ApiProperty({ enum: ['sse'] })
+  type!: string;
+
+  @ApiProperty({ type: OfrepEventStreamEndpoint })
+  endpoint!: OfrepEventStreamEndpoint;
+
+  @ApiProperty({ example: 120, description: '`streams.inactivity_delay`: how long a client hidden in the background keeps the stream open' })
+  inactivityDelaySec!: number;
+}
+
 export class OfrepBulkEvaluationSuccess {
   @ApiProperty({
     type: 'array',
@@ -68,6 +87,13 @@ export class OfrepBulkEvaluationSuccess {
     description: 'One item per flag; a flag that could not be evaluated is a failure item',
   })
   flags!: Array<OfrepEvaluationSuccess | OfrepEvaluationFailure>;
+
+  @ApiProperty({
+    type: [OfrepEventStream],
+    required: false,
+    description: "The namespace's event stream (OFREP ADR-0008); absent when `limits.max_event_streams` is 0",
+  })
+  eventStreams?: OfrepEventStream[];
 }
 
 export class OfrepBulkEvaluationFailure {

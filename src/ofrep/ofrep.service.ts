@@ -14,7 +14,7 @@ import { EvaluationService } from '../evaluation/evaluation.service';
 import { SnapshotCache } from '../evaluation/snapshot-cache.service';
 import { FlagType } from '../wire';
 import {
-  bulkEtag, configurationAnswer, etagMatches, failureItem, flagAnswer, type OfrepBulk, type OfrepFailure, type OfrepFlag,
+  bulkEtag, configurationAnswer, etagMatches, eventStreamOf, failureItem, flagAnswer, type OfrepBulk, type OfrepFailure, type OfrepFlag,
 } from './ofrep-answer';
 import type { OfrepBulkRequest, OfrepRequest } from './ofrep-request';
 
@@ -29,6 +29,8 @@ export class OfrepService {
   /** limits.max_batch_requests: how many flags `context.flags` may select. */
   readonly maxSelectedFlags: number;
   readonly configuration: ReturnType<typeof configurationAnswer>;
+  /** `inactivityDelaySec` of the advertised event streams; null when streams are off (`limits.max_event_streams` 0). */
+  private readonly streamInactivitySec: number | null;
 
   constructor(
     private readonly snapshots: SnapshotCache,
@@ -37,6 +39,7 @@ export class OfrepService {
   ) {
     this.maxSelectedFlags = config.limits.maxBatchRequests;
     this.configuration = configurationAnswer(config.cache);
+    this.streamInactivitySec = config.limits.maxEventStreams > 0 ? Math.round(config.streams.inactivityDelay / 1000) : null;
   }
 
   async evaluate(namespace: string, flagKey: string, request: OfrepRequest): Promise<OfrepFlag> {
@@ -47,16 +50,19 @@ export class OfrepService {
 
   /**
    * Every flag Flipt's bulk answer lists (boolean flags, and variant flags that are enabled) in creation order, or
-   * the selected keys in the order given; a flag that cannot be evaluated is a failure item of the list.
+   * the selected keys in the order given; a flag that cannot be evaluated is a failure item of the list. The answer
+   * names the namespace's event stream, under `pathPrefix` (the proxy's `X-Forwarded-Prefix`).
    */
-  async bulk(namespace: string, request: OfrepBulkRequest, ifNoneMatch: string | undefined): Promise<BulkAnswer> {
+  async bulk(namespace: string, request: OfrepBulkRequest, ifNoneMatch: string | undefined, pathPrefix = ''): Promise<BulkAnswer> {
     const snapshot = await this.snapshots.get(namespace);
     // The snapshot only changes between turns of the event loop: the ETag and the answer are of the same version.
     const etag = bulkEtag(namespace, snapshot.version, request.context);
     if (etagMatches(ifNoneMatch, etag)) return { etag };
     const keys = request.flags ?? listedByDefault(snapshot);
     const flags = keys.map((flagKey) => this.item(snapshot, { flagKey, entityId: request.entityId, context: request.context }));
-    return { etag, body: { flags } };
+    // A namespace that does not exist (no version) has no stream to follow.
+    const inactivity = snapshot.version === '' ? null : this.streamInactivitySec;
+    return { etag, body: inactivity === null ? { flags } : { flags, eventStreams: [eventStreamOf(namespace, pathPrefix, inactivity)] } };
   }
 
   private item(snapshot: Snapshot, input: EvaluationInput): OfrepFlag | OfrepFailure {
