@@ -313,9 +313,10 @@ async function main() {
   });
   // A process of its own, like the snapshot: it bounds its own time and stops the servers it starts.
   if (process.env.BENCH_CHURN !== '0') await new Promise((resolve) => fork(join(__dirname, 'churn.js'), [], { stdio: 'inherit' }).on('exit', resolve));
+  if (process.env.BENCH_STREAMS !== '0') await new Promise((resolve) => fork(join(__dirname, 'streams.js'), [], { stdio: 'inherit' }).on('exit', resolve));
 }
 
-module.exports = { startFlagpole, waitForHealth, cpuMicros };
+module.exports = { authModes, startFlagpole, waitForHealth, cpuMicros };
 
 if (require.main === module)
   main().catch((e) => {

@@ -45,7 +45,7 @@ describe('CORS over HTTP', () => {
       'access-control-allow-origin': ALLOWED,
       'access-control-allow-credentials': 'true',
       'access-control-allow-methods': 'GET, POST, PUT, DELETE, OPTIONS',
-      'access-control-allow-headers': 'Accept, Authorization, Content-Type, X-CSRF-Token, X-Fern-Language, X-Fern-SDK-Name, X-Fern-SDK-Version, X-Flipt-Namespace, X-Flipt-Accept-Server-Version, X-Flagpole-Namespace, If-None-Match',
+      'access-control-allow-headers': 'Accept, Authorization, Content-Type, X-CSRF-Token, X-Fern-Language, X-Fern-SDK-Name, X-Fern-SDK-Version, X-Flipt-Namespace, X-Flipt-Accept-Server-Version, X-Flagpole-Namespace, If-None-Match, Last-Event-ID',
       'access-control-expose-headers': 'Link, ETag',
       'access-control-max-age': '300',
     });
