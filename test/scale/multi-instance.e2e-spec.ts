@@ -15,25 +15,13 @@ import { join } from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
 import { FRESH_MS } from '../../src/auth/authentication.store';
 import { ormOptions } from '../../src/storage/orm-options';
-import { freshDatabaseUrl, TEST_DIALECT } from '../support/databases';
+import { freshDatabaseUrl } from '../support/databases';
 import { BOOTSTRAP, bearer, eventually } from '../auth/support';
 import { client } from '../support/flagpole';
 import { buildOnce, FlagpoleProcess, ROOT } from '../ops/support/process';
 import { TcpProxy } from '../ops/support/tcp-proxy';
-import { freePort, RedisServer, redisServerInstalled } from './support/redis-server';
-
-const POSTGRES_ADMIN = process.env.FLAGPOLE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-/** dropDatabase works on the dialect under test (SQLite here); these databases are PostgreSQL ones. */
-async function dropPostgresDatabase(url: string): Promise<void> {
-  const name = /\/(flagpole_test_[a-z0-9_]+)/.exec(url)![1];
-  const orm = await MikroORM.init({ ...ormOptions({ url: POSTGRES_ADMIN }), entities: [], discovery: { warnWhenNoEntities: false } });
-  try {
-    await orm.em.getConnection().execute(`drop database if exists ${name} with (force)`);
-  } finally {
-    await orm.close(true);
-  }
-}
+import { dropPostgresDatabase, POSTGRES_ADMIN, scaleOutDescribe, scaleOutEnv } from './support/scale-out';
+import { freePort, RedisServer } from './support/redis-server';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
@@ -63,9 +51,7 @@ async function convergence(api: Api, flagKey: string, expected: boolean, timeout
   }
 }
 
-const usable = TEST_DIALECT === 'sqlite' && redisServerInstalled();
-const suite = usable ? describe : describe.skip;
-if (!usable && TEST_DIALECT === 'sqlite') console.warn('multi-instance suite skipped: redis-server is not installed');
+const suite = scaleOutDescribe('multi-instance');
 
 suite('two instances on one PostgreSQL and one Redis', () => {
   let dir: string;
@@ -103,17 +89,7 @@ suite('two instances on one PostgreSQL and one Redis', () => {
     const [urlA, urlB] = [await through(proxyA), await through(proxyB)];
     redis = new RedisServer(await freePort());
     await redis.start();
-    const env = {
-      FLAGPOLE_CACHE_ENABLED: 'true',
-      FLAGPOLE_CACHE_BACKEND: 'redis',
-      FLAGPOLE_CACHE_REDIS_URL: redis.url,
-      // Required authentication with static tokens: both instances bootstrap together (one token), and revocations
-      // must reach the other instance.
-      FLAGPOLE_AUTHENTICATION_REQUIRED: 'true',
-      FLAGPOLE_AUTHENTICATION_METHODS_TOKEN_ENABLED: 'true',
-      FLAGPOLE_AUTHENTICATION_METHODS_TOKEN_BOOTSTRAP_TOKEN: BOOTSTRAP,
-      FLAGPOLE_LOG_LEVEL: 'INFO',
-    };
+    const env = scaleOutEnv(redis.url);
     // Started together against the empty database: the migration lock lets one migrate while the other waits.
     a = new FlagpoleProcess(ROOT, { ...env, FLAGPOLE_DB_URL: urlA, FLAGPOLE_DATA_DIR: join(dir, 'a') });
     b = new FlagpoleProcess(ROOT, { ...env, FLAGPOLE_DB_URL: urlB, FLAGPOLE_DATA_DIR: join(dir, 'b') });
