@@ -1,7 +1,7 @@
 /**
  * Builds the Nest application on Fastify with everything Flipt's HTTP surface needs: JSON bodies whatever the
  * Content-Type, trailing slashes ignored, Flipt's error body for every failure, Swagger at /docs, and the evaluation
- * routes' lean handlers (evaluation/evaluation-fast-path.ts). And what a server facing hostile clients needs
+ * routes' lean handlers (common/fast-path.ts). And what a server facing hostile clients needs
  * (docs/security.md): request, idle and connection limits, CORS when configured, CSRF protection, credentials
  * checked before a body is read, and response headers that keep browsers from misreading answers.
  */
@@ -23,8 +23,7 @@ import { RequestPipe } from './common/request.pipe';
 import { RouteRegistry } from './common/route-registry';
 import { registerSecurityHeaders } from './common/security-headers';
 import type { FlagpoleConfig, LimitsConfig } from './config/config.types';
-import { EvaluationFastPath } from './evaluation/evaluation-fast-path';
-import { EvaluationService } from './evaluation/evaluation.service';
+import { FastPaths } from './common/fast-path';
 import { rootLogger } from './logging/logger';
 import { NestLogger } from './logging/nest-logger';
 import { setupSwagger } from './swagger';
@@ -43,13 +42,13 @@ export async function createApp(config: FlagpoleConfig): Promise<NestFastifyAppl
   const fastify = adapter.getInstance();
   if (config.limits.maxConnections > 0) fastify.server.maxConnections = config.limits.maxConnections;
   const routes = new RouteRegistry();
-  const evaluationFastPath = new EvaluationFastPath();
+  const fastPaths = new FastPaths();
   const preBodyAuthentication = new PreBodyAuthentication(config.authentication.session);
   fastify.addHook('onRoute', (route) => {
     routes.add(route.method, route.url);
     // What the route needs from authentication, worked out once here (route-policy.ts).
     const policy = settleRoutePolicy(route, config);
-    evaluationFastPath.onRoute(route, policy);
+    fastPaths.onRoute(route, policy);
     preBodyAuthentication.onRoute(route, policy);
   });
   // First of the onRequest hooks, as Flipt's CORS middleware is outermost: refusals carry CORS headers too.
@@ -68,7 +67,7 @@ export async function createApp(config: FlagpoleConfig): Promise<NestFastifyAppl
   app.useGlobalFilters(new ErrorFilter(routes));
   app.useGlobalPipes(new RequestPipe());
   const guard = app.get(AuthGuard);
-  evaluationFastPath.bind(app.get(EvaluationService), guard);
+  fastPaths.bind((type) => app.get(type), guard);
   preBodyAuthentication.bind(guard);
   // Signals are handled by main.ts (health/graceful-shutdown.ts): readiness first, then close, then exit 0.
   setupSwagger(app);

@@ -4,8 +4,11 @@ import {
   BatchEvaluationRequestDto, BatchEvaluationResponseDto, BooleanEvaluationResponseDto, EvaluationRequestDto, LegacyBatchEvaluationRequestDto,
   LegacyBatchEvaluationResponseDto, LegacyEvaluationRequestDto, LegacyEvaluationResponseDto, VariantEvaluationResponseDto,
 } from './evaluation.dto';
-import { EVALUATIONS, FastPath } from './evaluation-fast-path';
-import { parseLegacyBatchEvaluationRequest, parseLegacyEvaluationRequest } from './evaluation-request';
+import { FastPath } from '../common/fast-path';
+import {
+  parseBatchEvaluationRequest, parseEvaluationRequest, parseLegacyBatchEvaluationRequest, parseLegacyEvaluationRequest,
+} from './evaluation-request';
+import { BOOLEAN_RESPONSE_SCHEMA, VARIANT_RESPONSE_SCHEMA } from './evaluation-response.schemas';
 import type {
   BatchEvaluationResponse, BooleanEvaluationResponse, LegacyBatchEvaluationResponse, LegacyEvaluationResponse, VariantEvaluationResponse,
 } from './evaluation.schemas';
@@ -13,9 +16,19 @@ import { EvaluationService } from './evaluation.service';
 import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
 
 /**
+ * What each `/evaluate/v1` route does with the body, the Nest handler and the fast one alike (common/fast-path.ts):
+ * parse it (evaluation-request.ts), then call the service. Batch answers are serialised by JSON.stringify
+ * (evaluation-response.schemas.ts says why); single ones by a compiled serialiser.
+ */
+const EVALUATIONS = {
+  boolean: (service: EvaluationService, body: unknown) => service.boolean(parseEvaluationRequest(body)),
+  variant: (service: EvaluationService, body: unknown) => service.variant(parseEvaluationRequest(body)),
+  batch: (service: EvaluationService, body: unknown) => service.batch(parseBatchEvaluationRequest(body, service.maxBatchRequests)),
+};
+
+/**
  * Bodies arrive `unknown` and are parsed here, by walking their schemas (evaluation-request.ts), without the
- * validation pipe's cost; the service takes typed requests. The three `@FastPath` handlers are swapped for the same
- * calls (EVALUATIONS) as Fastify registers them (evaluation-fast-path.ts).
+ * validation pipe's cost; the service takes typed requests. The three `@FastPath` routes skip Nest's pipeline.
  */
 @Excludable('evaluation')
 @NamespaceScoped()
@@ -25,7 +38,7 @@ export class EvaluationController {
   constructor(private readonly evaluation: EvaluationService) {}
 
   @Post('evaluate/v1/variant')
-  @FastPath('variant')
+  @FastPath((c: EvaluationController) => (request) => EVALUATIONS.variant(c.evaluation, request.body), VARIANT_RESPONSE_SCHEMA)
   @HttpCode(200)
   @ApiBody({ type: EvaluationRequestDto })
   @ApiOkResponse({ type: VariantEvaluationResponseDto })
@@ -34,7 +47,7 @@ export class EvaluationController {
   }
 
   @Post('evaluate/v1/boolean')
-  @FastPath('boolean')
+  @FastPath((c: EvaluationController) => (request) => EVALUATIONS.boolean(c.evaluation, request.body), BOOLEAN_RESPONSE_SCHEMA)
   @HttpCode(200)
   @ApiBody({ type: EvaluationRequestDto })
   @ApiOkResponse({ type: BooleanEvaluationResponseDto })
@@ -43,7 +56,7 @@ export class EvaluationController {
   }
 
   @Post('evaluate/v1/batch')
-  @FastPath('batch')
+  @FastPath((c: EvaluationController) => (request) => EVALUATIONS.batch(c.evaluation, request.body))
   @NamespaceScoped('requests')
   @HttpCode(200)
   @ApiBody({ type: BatchEvaluationRequestDto })

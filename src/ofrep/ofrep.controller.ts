@@ -1,6 +1,7 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Controller, Get, Headers, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { FastPath } from '../common/fast-path';
 import { ErrorFormat, type ErrorReport } from '../common/error.filter';
 import { errorAnswer, type OfrepBulk, type OfrepFlag } from './ofrep-answer';
 import {
@@ -8,9 +9,9 @@ import {
   OfrepEvaluationFailure, OfrepEvaluationRequest, OfrepEvaluationSuccess,
 } from './ofrep.dto';
 import { parseOfrepBulkRequest, parseOfrepRequest, requireNamespace } from './ofrep-request';
-import { OfrepService } from './ofrep.service';
+import { type BulkAnswer, OfrepService } from './ofrep.service';
 import { CurrentAuthentication, Excludable, NamespaceScoped } from '../auth/auth.decorators';
-import { RequestNamespace } from '../auth/request-namespace.decorator';
+import { requestNamespace } from '../auth/request-namespace';
 import type { AuthenticationRecord } from '../auth/authentication.record';
 import { ChangeStreams } from '../evaluation/change-streams.service';
 import { lastEventVersion, STREAM_DOC, STREAM_EXAMPLE } from '../evaluation/event-stream-text';
@@ -21,6 +22,12 @@ const NO_BODY = 'No body: the credential is missing or refused (a namespaced tok
  * Every error on these routes is sent by the one filter in OFREP's shape (ofrep-answer.ts), a refusal made before the
  * body is read included.
  */
+/** A request header's one value (the first, when a client repeated it). */
+function headerOf(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
 function sendOfrepError(reply: FastifyReply, error: ErrorReport): void {
   const key = (reply.request.params as Record<string, unknown> | undefined)?.key;
   const answer = errorAnswer(error, typeof key === 'string' ? key : undefined);
@@ -55,17 +62,20 @@ export class OfrepController {
   ) {}
 
   @Post('evaluate/flags/:key')
+  @FastPath((c: OfrepController) => (request) => c.single(request))
   @HttpCode(200)
+  @ApiParam({ name: 'key', description: 'The flag key' })
   @ApiBody({ type: OfrepEvaluationRequest, required: false })
   @ApiOkResponse({ type: OfrepEvaluationSuccess })
   @ApiResponse({ status: 400, type: OfrepEvaluationFailure, description: 'PARSE_ERROR (not JSON) or INVALID_CONTEXT' })
   @ApiResponse({ status: 404, type: OfrepEvaluationFailure, description: 'FLAG_NOT_FOUND: `flag was not found <key>`' })
   @ApiResponse({ status: 500, type: OfrepEvaluationFailure, description: 'GENERAL' })
-  evaluate(@Param('key') key: string, @RequestNamespace() namespace: string | null, @Body() body: unknown): Promise<OfrepFlag> {
-    return this.ofrep.evaluate(requireNamespace(namespace), key, parseOfrepRequest(body));
+  evaluate(@Req() request: FastifyRequest): OfrepFlag | Promise<OfrepFlag> {
+    return this.single(request);
   }
 
   @Post('evaluate/flags')
+  @FastPath((c: OfrepController) => (request, reply) => c.many(request, reply))
   @HttpCode(200)
   @ApiHeader({ name: 'If-None-Match', required: false, description: 'ETag of the answer the client holds' })
   @ApiBody({ type: OfrepBulkEvaluationRequest, required: false })
@@ -76,17 +86,27 @@ export class OfrepController {
   @ApiResponse({ status: 304, description: 'The ETag in If-None-Match is current (it is repeated); nothing was evaluated' })
   @ApiResponse({ status: 400, type: OfrepBulkEvaluationFailure, description: 'PARSE_ERROR (not JSON) or INVALID_CONTEXT' })
   @ApiResponse({ status: 500, type: OfrepBulkEvaluationFailure, description: 'GENERAL' })
-  async bulk(
-    @RequestNamespace() namespace: string | null,
-    @Body() body: unknown,
-    @Headers('if-none-match') ifNoneMatch: string | undefined,
-    @Headers('x-forwarded-prefix') prefix: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<OfrepBulk | undefined> {
-    const answer = await this.ofrep.bulk(requireNamespace(namespace), parseOfrepBulkRequest(body, this.ofrep.maxSelectedFlags), ifNoneMatch, prefix ?? '');
-    reply.header('etag', answer.etag);
-    if (answer.body === undefined) reply.status(304);
-    return answer.body;
+  bulk(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): OfrepBulk | undefined | Promise<OfrepBulk | undefined> {
+    return this.many(request, reply);
+  }
+
+  /** The single evaluation, for both handlers (common/fast-path.ts). */
+  private single(request: FastifyRequest): OfrepFlag | Promise<OfrepFlag> {
+    const { key } = request.params as { key: string };
+    return this.ofrep.evaluate(requireNamespace(requestNamespace(request, 'header')), key, parseOfrepRequest(request.body));
+  }
+
+  /** The bulk evaluation, for both handlers: its ETag on the reply, and its body, or none with a 304. */
+  private many(request: FastifyRequest, reply: FastifyReply): OfrepBulk | undefined | Promise<OfrepBulk | undefined> {
+    const namespace = requireNamespace(requestNamespace(request, 'header'));
+    const parsed = parseOfrepBulkRequest(request.body, this.ofrep.maxSelectedFlags);
+    const answer = this.ofrep.bulk(namespace, parsed, headerOf(request, 'if-none-match'), headerOf(request, 'x-forwarded-prefix') ?? '');
+    const send = (a: BulkAnswer): OfrepBulk | undefined => {
+      reply.header('etag', a.etag);
+      if (a.body === undefined) reply.status(304);
+      return a.body;
+    };
+    return answer instanceof Promise ? answer.then(send) : send(answer);
   }
 
   @Get('_stream/:namespaceKey/events')

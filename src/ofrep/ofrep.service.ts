@@ -42,10 +42,11 @@ export class OfrepService {
     this.streamInactivitySec = config.limits.maxEventStreams > 0 ? Math.round(config.streams.inactivityDelay / 1000) : null;
   }
 
-  async evaluate(namespace: string, flagKey: string, request: OfrepRequest): Promise<OfrepFlag> {
+  /** Synchronous when the namespace's snapshot is in memory. */
+  evaluate(namespace: string, flagKey: string, request: OfrepRequest): OfrepFlag | Promise<OfrepFlag> {
     const start = performance.now();
-    const snapshot = await this.snapshots.get(namespace);
-    return flagAnswer(this.evaluation.evaluateFlag(snapshot, { flagKey, entityId: request.entityId, context: request.context }, start));
+    const input = { flagKey, entityId: request.entityId, context: request.context };
+    return withSnapshot(this.snapshots.get(namespace), (snapshot) => flagAnswer(this.evaluation.evaluateFlag(snapshot, input, start)));
   }
 
   /**
@@ -53,8 +54,11 @@ export class OfrepService {
    * the selected keys in the order given; a flag that cannot be evaluated is a failure item of the list. The answer
    * names the namespace's event stream, under `pathPrefix` (the proxy's `X-Forwarded-Prefix`).
    */
-  async bulk(namespace: string, request: OfrepBulkRequest, ifNoneMatch: string | undefined, pathPrefix = ''): Promise<BulkAnswer> {
-    const snapshot = await this.snapshots.get(namespace);
+  bulk(namespace: string, request: OfrepBulkRequest, ifNoneMatch: string | undefined, pathPrefix = ''): BulkAnswer | Promise<BulkAnswer> {
+    return withSnapshot(this.snapshots.get(namespace), (snapshot) => this.bulkOf(snapshot, namespace, request, ifNoneMatch, pathPrefix));
+  }
+
+  private bulkOf(snapshot: Snapshot, namespace: string, request: OfrepBulkRequest, ifNoneMatch: string | undefined, pathPrefix: string): BulkAnswer {
     // The snapshot only changes between turns of the event loop: the ETag and the answer are of the same version.
     const etag = bulkEtag(namespace, snapshot.version, request.context);
     if (etagMatches(ifNoneMatch, etag)) return { etag };
@@ -73,6 +77,10 @@ export class OfrepService {
       throw e;
     }
   }
+}
+
+function withSnapshot<T>(snapshot: Snapshot | Promise<Snapshot>, answer: (snapshot: Snapshot) => T): T | Promise<T> {
+  return snapshot instanceof Promise ? snapshot.then(answer) : answer(snapshot);
 }
 
 function listedByDefault(snapshot: Snapshot): string[] {
