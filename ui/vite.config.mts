@@ -7,7 +7,7 @@ import { defineConfig } from 'vite';
 
 const uiDir = fileURLToPath(new URL('.', import.meta.url));
 const api = process.env.FLAGPOLE_DEV_API ?? 'http://127.0.0.1:8080';
-const proxied = ['/api', '/auth', '/evaluate', '/internal', '/meta', '/docs'];
+const proxied = ['/api', '/auth', '/evaluate', '/internal', '/meta', '/docs', '/ofrep'];
 
 export default defineConfig({
   root: uiDir,

@@ -1,7 +1,7 @@
 /**
  * The one way the UI talks to Flagpole. Every URL is relative to the page (`api/v1/...` from `/` or from a proxy's
  * `/flagpole/`), so the UI works under any path prefix without knowing it. A failed call throws ApiError carrying
- * the API's own `message`, which the pages show to the user as it is.
+ * the API's own `message` (OFREP's `errorDetails`), which the pages show to the user as it is.
  *
  * Credentials: the browser sends the session cookie (OIDC/GitHub login) by itself on same-origin requests; a client
  * token pasted on the login page is kept in sessionStorage and sent as `Authorization: Bearer`. CSRF: Flagpole's
@@ -31,6 +31,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Do not announce a 401 as an ended session (the calls that find out whether there is one). */
   probe?: boolean;
+  /** Sent besides the UI's own (OFREP names its namespace in `X-Flipt-Namespace`). */
+  headers?: Record<string, string>;
 }
 
 type Listener = () => void;
@@ -61,6 +63,7 @@ export async function request<T>(method: string, path: string, options: RequestO
   const token = clientToken();
   if (token) headers.authorization = `Bearer ${token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
+  Object.assign(headers, options.headers);
   let res: Response;
   try {
     res = await fetch(apiUrl(path, options.query), {
@@ -82,13 +85,17 @@ export async function request<T>(method: string, path: string, options: RequestO
 }
 
 function errorOf(res: Response, text: string): ApiError {
-  let body: { code?: number; message?: string } | undefined;
+  let body: { code?: number; message?: string; errorCode?: string; errorDetails?: string } | undefined;
   try {
     body = JSON.parse(text);
   } catch {
     // Not Flipt's JSON error body: a proxy's page or the cross-origin refusal's plain text.
   }
   if (body && typeof body.message === 'string' && body.message) return new ApiError(body.message, res.status, body.code);
+  // OFREP's error body: its code names the kind of failure for OpenFeature users, so it is kept beside the words.
+  if (body && typeof body.errorDetails === 'string' && body.errorDetails) {
+    return new ApiError(body.errorCode ? `${body.errorDetails} (${body.errorCode})` : body.errorDetails, res.status);
+  }
   const plain = text.trim();
   if (res.status === 403 && plain.startsWith('cross-origin request detected')) {
     return new ApiError(

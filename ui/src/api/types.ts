@@ -121,6 +121,17 @@ export interface BooleanEvaluation {
   segmentKeys: string[];
 }
 
+/** OFREP's answer for one flag (docs/api.md, "OFREP"). */
+export interface OfrepEvaluation {
+  key: string;
+  /** The boolean of a boolean flag; the variant key of a variant flag ("" when none applies). */
+  value: boolean | string;
+  variant: string;
+  reason: 'TARGETING_MATCH' | 'DEFAULT' | 'DISABLED' | 'UNKNOWN';
+  /** `segments` (comma-joined keys) and `attachment` (JSON text) for variant flags, each only when not empty. */
+  metadata: Record<string, string>;
+}
+
 export interface Authentication {
   id: string;
   method: string;

@@ -1,12 +1,13 @@
 /**
- * Evaluates a flag as a client would (`/evaluate/v1/variant` or `/boolean`, by the flag's type) for an entity id
- * and a context, and shows the result with its reason. Also offers the same request as a curl command.
+ * Evaluates a flag as a client would (`/evaluate/v1/variant` or `/boolean`, by the flag's type, or OFREP's route as
+ * OpenFeature's providers call it) for an entity id and a context, and shows the result with its reason. Also
+ * offers the same request as a curl command.
  */
-import { useState, type FormEvent } from 'react';
+import { Fragment, useId, useState, type FormEvent } from 'react';
 import { apiUrl } from '../api/client';
-import { evaluateBoolean, evaluateVariant, type EvaluationInput } from '../api/evaluation';
+import { evaluateBoolean, evaluateOfrep, evaluateVariant, ofrepRequest, type EvaluationInput } from '../api/evaluation';
 import { flagPages, getFlag } from '../api/flags';
-import type { BooleanEvaluation, VariantEvaluation } from '../api/types';
+import type { BooleanEvaluation, OfrepEvaluation, VariantEvaluation } from '../api/types';
 import { CopyButton } from '../components/copy-button';
 import { ErrorMessage } from '../components/error-message';
 import { Field } from '../components/field';
@@ -18,21 +19,39 @@ import { prettyJson } from '../lib/json';
 import { randomId } from '../lib/random-id';
 import { useRoute } from '../routing/hash-router';
 
+type Protocol = 'flagpole' | 'ofrep';
 type Result = { kind: 'variant'; r: VariantEvaluation } | { kind: 'boolean'; r: BooleanEvaluation };
+type Answer = Result | { kind: 'ofrep'; r: OfrepEvaluation };
 
 const REASONS: Record<string, string> = {
   MATCH_EVALUATION_REASON: 'A rule or rollout matched.',
   DEFAULT_EVALUATION_REASON: 'Nothing matched: the default was served.',
   FLAG_DISABLED_EVALUATION_REASON: 'The flag is disabled.',
   UNKNOWN_EVALUATION_REASON: 'Nothing matched and there is no default variant.',
+  // OFREP's names for the same four.
+  TARGETING_MATCH: 'A rule or rollout matched.',
+  DEFAULT: "Nothing matched: the default variant, or the boolean flag's own value, was served.",
+  DISABLED: 'The flag is disabled.',
+  UNKNOWN: 'Nothing matched and there is no default variant.',
 };
+
+/** A shell word: single-quoted, any quote inside closed, escaped and reopened. */
+const shellWord = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+
+/** The request as a curl command, with a placeholder for the token the user has. */
+function curlOf(url: string, body: unknown, headers: Record<string, string> = {}): string {
+  const all = Object.entries({ 'Content-Type': 'application/json', ...headers, Authorization: 'Bearer $FLAGPOLE_TOKEN' });
+  return `curl -s ${url} ${all.map(([k, v]) => `-H ${shellWord(`${k}: ${v}`)}`).join(' ')} -d ${shellWord(JSON.stringify(body))}`;
+}
 
 export function ConsolePage({ ns }: { ns: string }) {
   const { query } = useRoute();
   const [flagKey, setFlagKey] = useState(query.get('flag') ?? '');
   const [entityId, setEntityId] = useState(() => randomId());
   const [context, setContext] = useState<Pair[]>([{ key: '', value: '' }]);
-  const [result, setResult] = useState<Result>();
+  const [protocol, setProtocol] = useState<Protocol>('flagpole');
+  const [result, setResult] = useState<Answer>();
+  const protocolHint = useId();
   // Flag keys for the suggestions; limit 0 asks for all of them in one call.
   const flags = useLoad((signal) => flagPages(ns)(0, '', signal), [ns]);
 
@@ -44,21 +63,51 @@ export function ConsolePage({ ns }: { ns: string }) {
   };
   const evaluate = useAction(async () => {
     setResult(undefined);
+    // OFREP needs no flag type: its one route answers both kinds, and an unknown key is its own FLAG_NOT_FOUND.
+    if (protocol === 'ofrep') return setResult({ kind: 'ofrep', r: await evaluateOfrep(input) });
     const flag = flags.data?.items.find((f) => f.key === input.flagKey) ?? (await getFlag(ns, input.flagKey));
     setResult(flag.type === 'BOOLEAN_FLAG_TYPE' ? { kind: 'boolean', r: await evaluateBoolean(input) } : { kind: 'variant', r: await evaluateVariant(input) });
   });
+  const choose = (p: Protocol) => {
+    // The card and error of the other protocol would read as this one's answer.
+    setProtocol(p);
+    setResult(undefined);
+    evaluate.clearError();
+  };
   const submit = (e: FormEvent) => {
     e.preventDefault();
     void evaluate.run();
   };
   const kind = flags.data?.items.find((f) => f.key === input.flagKey)?.type === 'BOOLEAN_FLAG_TYPE' ? 'boolean' : 'variant';
-  const curl = `curl -s ${apiUrl(`evaluate/v1/${kind}`)} -H 'Content-Type: application/json' -H 'Authorization: Bearer $FLAGPOLE_TOKEN' -d '${JSON.stringify(input).replace(/'/g, "'\\''")}'`;
+  const ofrep = ofrepRequest(input);
+  const curl = protocol === 'ofrep' ? curlOf(apiUrl(ofrep.path), ofrep.body, ofrep.headers) : curlOf(apiUrl(`evaluate/v1/${kind}`), input);
 
   return (
     <>
       <PageHeader title="Console" subtitle={<>Evaluate a flag in namespace <strong>{ns}</strong> as a client would</>} />
       <div className="console">
         <form className="card form" onSubmit={submit}>
+          <fieldset className="inline-radios" aria-describedby={protocolHint}>
+            <legend>Answer as</legend>
+            <label>
+              <input type="radio" name="console-protocol" checked={protocol === 'flagpole'} onChange={() => choose('flagpole')} /> Flagpole API
+            </label>
+            <label>
+              <input type="radio" name="console-protocol" checked={protocol === 'ofrep'} onChange={() => choose('ofrep')} /> OFREP
+            </label>
+            <p className="hint" id={protocolHint}>
+              {protocol === 'ofrep' ? (
+                <>
+                  <code>POST /ofrep/v1/evaluate/flags/{'{key}'}</code>, as OpenFeature's OFREP providers call it: the namespace in{' '}
+                  <code>X-Flipt-Namespace</code>, the entity id as <code>targetingKey</code>.
+                </>
+              ) : (
+                <>
+                  <code>POST /evaluate/v1/variant</code> or <code>/boolean</code>, by the flag's type.
+                </>
+              )}
+            </p>
+          </fieldset>
           <Field label="Flag key">
             {(p) => (
               <>
@@ -94,7 +143,13 @@ export function ConsolePage({ ns }: { ns: string }) {
         </form>
         <section className="card result" aria-labelledby="result-heading" aria-live="polite">
           <h2 id="result-heading">Result</h2>
-          {result ? <ResultView result={result} /> : <p className="muted">Evaluate a flag to see what a client would get, and why.</p>}
+          {!result ? (
+            <p className="muted">Evaluate a flag to see what a client would get, and why.</p>
+          ) : result.kind === 'ofrep' ? (
+            <OfrepResultView r={result.r} />
+          ) : (
+            <ResultView result={result} />
+          )}
         </section>
       </div>
     </>
@@ -119,11 +174,7 @@ function ResultView({ result }: { result: Result }) {
             <dd className="key" data-testid="result-enabled">{String(result.r.enabled)}</dd>
           </>
         )}
-        <dt>Reason</dt>
-        <dd>
-          <span className="key" data-testid="result-reason">{r.reason}</span>
-          <div className="muted">{REASONS[r.reason] ?? ''}</div>
-        </dd>
+        <Reason reason={r.reason} />
         <dt>Segments</dt>
         <dd>{r.segmentKeys.length ? r.segmentKeys.join(', ') : '—'}</dd>
         {result.kind === 'variant' && result.r.variantAttachment && (
@@ -137,10 +188,60 @@ function ResultView({ result }: { result: Result }) {
         <dt>Took</dt>
         <dd>{r.requestDurationMillis.toFixed(2)} ms</dd>
       </dl>
-      <details>
-        <summary>Response JSON</summary>
-        <pre className="code">{JSON.stringify(r, null, 2)}</pre>
-      </details>
+      <ResponseJson value={r} />
+    </>
+  );
+}
+
+/** OFREP's answer as a provider reads it: the value (a boolean, or the variant key as a string) and its metadata. */
+function OfrepResultView({ r }: { r: OfrepEvaluation }) {
+  const metadata = Object.entries(r.metadata ?? {});
+  return (
+    <>
+      <dl className="result-list">
+        <dt>Value</dt>
+        <dd className="key" data-testid="result-value">{JSON.stringify(r.value)}</dd>
+        <dt>Variant</dt>
+        <dd className="key" data-testid="result-variant">{r.variant || '—'}</dd>
+        <Reason reason={r.reason} />
+        <dt>Metadata</dt>
+        <dd>
+          {metadata.length ? (
+            <dl className="result-metadata">
+              {metadata.map(([k, v]) => (
+                <Fragment key={k}>
+                  <dt className="key">{k}</dt>
+                  <dd data-testid={`result-metadata-${k}`}>{k === 'attachment' ? <pre className="code">{prettyJson(v)}</pre> : v}</dd>
+                </Fragment>
+              ))}
+            </dl>
+          ) : (
+            '—'
+          )}
+        </dd>
+      </dl>
+      <ResponseJson value={r} />
+    </>
+  );
+}
+
+function ResponseJson({ value }: { value: unknown }) {
+  return (
+    <details>
+      <summary>Response JSON</summary>
+      <pre className="code">{JSON.stringify(value, null, 2)}</pre>
+    </details>
+  );
+}
+
+function Reason({ reason }: { reason: string }) {
+  return (
+    <>
+      <dt>Reason</dt>
+      <dd>
+        <span className="key" data-testid="result-reason">{reason}</span>
+        <div className="muted">{REASONS[reason] ?? ''}</div>
+      </dd>
     </>
   );
 }
