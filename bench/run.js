@@ -17,6 +17,7 @@
 // either way, and a fixed-rate run's p99 is at the mercy of one garbage collection: each measurement is repeated
 // BENCH_ROUNDS times (default 3), Flagpole and bare alternating, and the table shows the medians, each round's ratio,
 // and each server's CPU time per request (from /proc, on Linux).
+// BENCH_CASES=variant,ofrep measures only the cases named; BENCH_STREAMS=0 skips the event streams (bench/streams.js).
 // BENCH_DB_URL runs Flagpole (auth off) on another (empty) database instead, e.g.
 // postgres://postgres@127.0.0.1:5432/bench_empty: evaluations make no query, so the numbers should match SQLite's.
 'use strict';
@@ -255,7 +256,10 @@ async function main() {
     const etags = {};
     const cases = {};
     const first = `http://127.0.0.1:${processes[0].port}`;
+    // BENCH_CASES (comma-separated names) measures those cases only.
+    const only = process.env.BENCH_CASES ? new Set(process.env.BENCH_CASES.split(',')) : null;
     for (const [name, c] of Object.entries(CASES)) {
+      if (only && !only.has(name)) continue;
       if (c.revalidate) {
         const { etag, case: revalidatingCase } = await revalidating(first, c);
         etags[c.path] = etag;

@@ -30,7 +30,7 @@ import { HEARTBEAT, positionText, refetchEvent } from './event-stream-text';
 import { SnapshotCache, type SnapshotUpdate } from './snapshot-cache.service';
 
 /** Subscribers written to per turn of the event loop. */
-const WRITES_PER_TURN = 500;
+const WRITES_PER_TURN = 100;
 /** A subscriber with more than this unsent is not reading: it is disconnected (it reconnects and resumes). */
 const MAX_UNSENT_BYTES = 64 * 1024;
 /** Retry-After past the cap, in seconds. */
