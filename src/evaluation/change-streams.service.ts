@@ -158,7 +158,9 @@ export class ChangeStreams implements OnModuleInit, OnModuleDestroy {
     if (!socket || socket.destroyed) return;
     socket.setNoDelay(true);
     const channel = this.channelOf(namespace, version);
-    const resumed = lastVersion !== undefined && lastVersion !== channel.version;
+    // Versions are stored times in ms, the same on every instance. A client ahead of this instance (it heard of a
+    // write this one has not applied yet) gets its event when this one catches up.
+    const resumed = lastVersion !== undefined && Number(lastVersion) < Number(channel.version);
     const authId = authentication?.id ? authentication.id : null;
     const stream: Stream = { raw, channel, sent: channel.version, authId, expiry: null };
     this.add(stream);
