@@ -2,9 +2,11 @@
 // Event streams (issue 17): what 10,000 open streams cost one instance, and how fast a write reaches them.
 // Per authentication mode (auth off, static token, JWT — the modes of bench/run.js), a fresh Flagpole process
 // (built, SQLite, the bench namespace of bench/seed.js, `limits.max_connections` 20,000), measured:
-// - variant evaluations at full speed (autocannon, 50 connections, BENCH_STREAMS_SECONDS) and at a steady 1,000/s
-//   (bench/paced.js), with no stream open, then with BENCH_STREAMS_COUNT (10,000) streams open on the namespace
-//   (held by a child process, bench/stream-clients.js); the server's RSS before and after they opened;
+// - the server's RSS once started and seeded, then with BENCH_STREAMS_COUNT (10,000) streams open on the namespace
+//   (held by a child process, bench/stream-clients.js), before any load;
+// - variant evaluations at full speed (autocannon, 50 connections, BENCH_STREAMS_SECONDS; the server's CPU µs per
+//   request) and at a steady 1,000/s (bench/paced.js), without and with the streams open, alternating for
+//   BENCH_STREAMS_ROUNDS rounds (default 2);
 // - BENCH_STREAMS_WRITES writes to the namespace, one a second, with the streams open: from each write's answer to
 //   the first and to the last of the 10,000 streams receiving its event; and the steady evaluations' p99 meanwhile.
 // Then two instances on one SQLite file with the machine's Redis (BENCH_REDIS_URL, default redis://127.0.0.1:6379;
@@ -26,6 +28,7 @@ const { authModes, startFlagpole, waitForHealth, cpuMicros } = require('./run');
 const COUNT = Number(process.env.BENCH_STREAMS_COUNT || 10000);
 const SECONDS = Number(process.env.BENCH_STREAMS_SECONDS || 5);
 const WRITES = Number(process.env.BENCH_STREAMS_WRITES || 5);
+const ROUNDS = Number(process.env.BENCH_STREAMS_ROUNDS || 2);
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
 const CROSS_STREAMS = 1000;
 const CROSS_WRITES = 40;
@@ -71,8 +74,10 @@ function clients() {
 
 const variantBody = (i) => ({ namespaceKey: 'bench', flagKey: `variant-${i % 50}`, entityId: `user-${i}`, context: { plan: 'pro', age: '30' } });
 
-async function evaluations(url, headers) {
+/** Full speed (autocannon) with the server's CPU µs per request, then a steady 1,000/s (bench/paced.js). */
+async function evaluations(url, headers, pid) {
   let i = 0;
+  const cpuBefore = cpuMicros(pid);
   const full = await new Promise((resolve, reject) =>
     autocannon(
       {
@@ -83,8 +88,9 @@ async function evaluations(url, headers) {
       (err, res) => (err ? reject(err) : resolve(res)),
     ),
   );
+  const cpu = (cpuMicros(pid) - cpuBefore) / full.requests.total;
   const steady = await paced(`${url}/evaluate/v1/variant`, variantBody, { rate: 1000, seconds: SECONDS, connections: 50, headers, timeout: 3000 });
-  return { rps: full.requests.average, errors: full.non2xx + full.errors, steadyP99: steady.p99, steadyErrors: steady.errors };
+  return { rps: full.requests.average, cpu, errors: full.non2xx + full.errors, steadyP99: steady.p99, steadyErrors: steady.errors };
 }
 
 /** Toggles a boolean flag of the namespace through `url`; resolves with the epoch time of the answer. */
@@ -98,37 +104,55 @@ async function write(url, headers) {
 async function oneMode(mode, port) {
   const child = server(port, mode.env);
   const url = `http://127.0.0.1:${port}`;
+  const streamUrl = `${url}/ofrep/v1/_stream/bench/events`;
+  const { child: holder, ask } = clients();
   try {
     await waitForHealth(`${url}/health`, 60000);
     await seed(url, 'bench', mode.headers);
-    await evaluations(url, mode.headers); // warm-up
-    const rssBefore = rssMiB(child.pid);
-    const without = await evaluations(url, mode.headers);
-    const { child: holder, ask } = clients();
-    const opened = await ask({ cmd: 'open', url: `${url}/ofrep/v1/_stream/bench/events`, count: COUNT, headers: mode.headers });
+    // RSS as a server that has not yet been under load holds the streams.
+    await sleep(1000);
+    const rssStart = rssMiB(child.pid);
+    const opened = await ask({ cmd: 'open', url: streamUrl, count: COUNT, headers: mode.headers });
     await sleep(1000);
     const rssOpen = rssMiB(child.pid);
-    const withStreams = await evaluations(url, mode.headers);
-    // Writes with the streams open, one a second, while the steady load runs.
-    const steadyDuring = paced(`${url}/evaluate/v1/variant`, variantBody, { rate: 1000, seconds: WRITES + 1, connections: 50, headers: mode.headers, timeout: 3000 });
-    const fanout = [];
-    for (let w = 1; w <= WRITES; w++) {
-      const started = epoch();
-      const answered = await write(url, mode.headers);
-      const got = await ask({ cmd: 'wait', events: w, timeoutMs: 10000 });
-      fanout.push({ write: answered - started, first: got.first - answered, last: got.last - answered, missing: got.missing });
-      await sleep(Math.max(0, 1000 - (epoch() - started)));
-    }
-    const during = await steadyDuring;
-    const cpu = cpuMicros(child.pid);
     await ask({ cmd: 'close' });
+    await sleep(1000);
+    await evaluations(url, mode.headers, child.pid); // warm-up
+    // Rounds alternate without and with the streams, so that drift (a busy machine, a growing heap) hits both.
+    const without = [];
+    const withStreams = [];
+    let fanout = [];
+    let during = null;
+    for (let r = 0; r < ROUNDS; r++) {
+      without.push(await evaluations(url, mode.headers, child.pid));
+      await ask({ cmd: 'open', url: streamUrl, count: COUNT, headers: mode.headers });
+      await sleep(1000);
+      withStreams.push(await evaluations(url, mode.headers, child.pid));
+      if (r === ROUNDS - 1) ({ fanout, during } = await writesWithStreams(url, mode.headers, ask));
+      await ask({ cmd: 'close' });
+      await sleep(1000);
+    }
+    return { mode: mode.name, rssStart, rssOpen, opened, without, withStreams, fanout, during };
+  } finally {
     holder.kill();
     children.delete(holder);
-    return { mode: mode.name, rssBefore, rssOpen, opened, without, withStreams, fanout, during, cpu };
-  } finally {
     child.kill('SIGKILL');
     children.delete(child);
   }
+}
+
+/** WRITES writes, one a second, while the steady load runs and the streams are open. */
+async function writesWithStreams(url, headers, ask) {
+  const steadyDuring = paced(`${url}/evaluate/v1/variant`, variantBody, { rate: 1000, seconds: WRITES + 1, connections: 50, headers, timeout: 3000 });
+  const fanout = [];
+  for (let w = 1; w <= WRITES; w++) {
+    const started = epoch();
+    const answered = await write(url, headers);
+    const got = await ask({ cmd: 'wait', events: w, timeoutMs: 10000 });
+    fanout.push({ write: answered - started, first: got.first - answered, last: got.last - answered, missing: got.missing });
+    await sleep(Math.max(0, 1000 - (epoch() - started)));
+  }
+  return { fanout, during: await steadyDuring };
 }
 
 function redisAnswers(redisUrl) {
@@ -184,14 +208,16 @@ async function main() {
   const modes = await authModes(dir);
   const rows = [];
   for (const [i, mode] of modes.entries()) rows.push(await oneMode(mode, PORT + i * 2));
-  console.log('mode          opened (failed, s)   RSS MiB before → open | full speed req/s: none → open (ratio) | steady p99 ms: none → open → during writes');
+  const list = (xs, f) => xs.map(f).join(' ');
+  console.log('mode          opened (failed, s) | RSS MiB started → 10,000 open | rounds without / with the streams: full speed req/s; CPU µs per request; steady 1,000/s p99 ms | p99 during writes');
   for (const r of rows) {
+    const errors = [...r.without, ...r.withStreams].reduce((n, x) => n + x.errors + x.steadyErrors, 0) + (r.during?.errors ?? 0);
     console.log(
-      `${r.mode.padEnd(13)} ${String(r.opened.opened).padStart(6)} (${r.opened.failed}, ${(r.opened.ms / 1000).toFixed(1)} s)` +
-        `     ${r.rssBefore.toFixed(0).padStart(4)} → ${r.rssOpen.toFixed(0).padStart(4)}` +
-        `          | ${r.without.rps.toFixed(0).padStart(6)} → ${r.withStreams.rps.toFixed(0).padStart(6)} (${(r.withStreams.rps / r.without.rps).toFixed(2)})` +
-        `       | ${ms(r.without.steadyP99)} → ${ms(r.withStreams.steadyP99)} → ${ms(r.during.p99)}` +
-        (r.without.errors + r.withStreams.errors + r.during.errors ? `  (errors: ${r.without.errors + r.withStreams.errors + r.during.errors})` : ''),
+      `${r.mode.padEnd(13)} ${String(r.opened.opened).padStart(6)} (${r.opened.failed}, ${(r.opened.ms / 1000).toFixed(1)} s) | ` +
+        `${r.rssStart.toFixed(0)} → ${r.rssOpen.toFixed(0)} | req/s ${list(r.without, (x) => x.rps.toFixed(0))} / ${list(r.withStreams, (x) => x.rps.toFixed(0))}; ` +
+        `µs ${list(r.without, (x) => x.cpu.toFixed(0))} / ${list(r.withStreams, (x) => x.cpu.toFixed(0))}; ` +
+        `p99 ${list(r.without, (x) => ms(x.steadyP99))} / ${list(r.withStreams, (x) => ms(x.steadyP99))} | ${ms(r.during?.p99)}` +
+        (errors ? `  (errors: ${errors})` : ''),
     );
   }
   console.log('write → event, ms (per write: the write\'s own latency; from its answer to the first and to the last stream)');

@@ -44,6 +44,8 @@ const POLL_BATCH = 500;
 export const RETRY_AFTER_FAILURE_MS = 1000;
 /** A reload that takes longer than this (a database that does not answer) is not waited for: the last snapshot answers. */
 export const STALE_ANSWER_AFTER_MS = 500;
+/** At most one `confirm` query per namespace this often. */
+export const CONFIRM_EVERY_MS = 1000;
 /** A full load's compile gives the event loop back after about this long. */
 export const COMPILE_SLICE_MS = 5;
 
@@ -71,6 +73,8 @@ interface Entry {
   failedGeneration: number;
   /** The stored version the last poll saw, when it was ahead of the snapshot (see pollVersions). */
   polledAhead: string | null;
+  /** When `confirm` last asked the database (0: never). */
+  confirmedAt: number;
 }
 
 /**
@@ -207,6 +211,37 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
     });
   }
 
+  /**
+   * The namespace's snapshot, made sure of: a client says it heard of another version of the namespace (an event
+   * stream's tag: another instance may have applied a write this one has not received yet). One query compares the
+   * stored version with the snapshot's, at most once per CONFIRM_EVERY_MS per namespace whatever clients send; when
+   * the database is ahead the namespace loads and this caller waits for it (at most STALE_ANSWER_AFTER_MS), while
+   * other evaluations keep answering from the snapshot.
+   */
+  confirm(namespaceKey: string): Snapshot | Promise<Snapshot> {
+    const current = this.get(namespaceKey);
+    const entry = this.entries.get(namespaceKey);
+    if (current instanceof Promise || !entry?.snapshot || entry.state !== 'fresh') return current;
+    const now = Date.now();
+    if (now - entry.confirmedAt < CONFIRM_EVERY_MS) return current;
+    entry.confirmedAt = now;
+    const checked = this.db
+      .read((em) => loadNamespaceVersion(em, namespaceKey))
+      .then((stored): Snapshot | Promise<Snapshot> => {
+        if (stored === null || entry.snapshot === null || Number(stored) <= Number(entry.snapshot.version)) return entry.snapshot ?? current;
+        this.fallBehind(namespaceKey, entry, 'behind');
+        return this.load(namespaceKey, entry);
+      })
+      .catch(() => current);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(entry.snapshot ?? current), STALE_ANSWER_AFTER_MS);
+      void checked.then((snapshot) => {
+        clearTimeout(timer);
+        resolve(snapshot);
+      });
+    });
+  }
+
   /** A committed write (here, or elsewhere through the shared bus). */
   private changed(namespaceKey: string, change: NamespaceChange | undefined, local: boolean): void {
     this.unknown.delete(namespaceKey);
@@ -240,7 +275,7 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
 
   private load(namespaceKey: string, existing: Entry | undefined): Promise<Snapshot> {
     const entry: Entry = existing ?? {
-      snapshot: null, generation: 0, state: 'behind', loading: null, pending: [], failedAt: 0, failedGeneration: 0, polledAhead: null,
+      snapshot: null, generation: 0, state: 'behind', loading: null, pending: [], failedAt: 0, failedGeneration: 0, polledAhead: null, confirmedAt: 0,
     };
     if (entry.loading) return entry.loading;
     const generation = entry.generation;

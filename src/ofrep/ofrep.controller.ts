@@ -1,5 +1,5 @@
 import { Controller, Get, Headers, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiParam, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FastPath } from '../common/fast-path';
 import { ErrorFormat, type ErrorReport } from '../common/error.filter';
@@ -26,6 +26,15 @@ const NO_BODY = 'No body: the credential is missing or refused (a namespaced tok
 function headerOf(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** The longest `flagConfigEtag` read: the tags Flagpole's events carry are 16 characters. */
+const MAX_TAG = 64;
+
+/** `flagConfigEtag`: the tag of the event a client refetches after (OFREP ADR-0008), when it is one. */
+function heardTag(request: FastifyRequest): string | undefined {
+  const value = (request.query as Record<string, unknown> | undefined)?.flagConfigEtag;
+  return typeof value === 'string' && value !== '' && value.length <= MAX_TAG ? value : undefined;
 }
 
 function sendOfrepError(reply: FastifyReply, error: ErrorReport): void {
@@ -78,6 +87,12 @@ export class OfrepController {
   @FastPath((c: OfrepController) => (request, reply) => c.many(request, reply))
   @HttpCode(200)
   @ApiHeader({ name: 'If-None-Match', required: false, description: 'ETag of the answer the client holds' })
+  @ApiQuery({
+    name: 'flagConfigEtag',
+    required: false,
+    description: "The `etag` of the event stream's event that made the client refetch: when it is not this instance's, the instance makes sure it has the namespace's latest state first",
+  })
+  @ApiQuery({ name: 'flagConfigLastModified', required: false, description: 'Accepted and not used (Flagpole\'s events carry no lastModified)' })
   @ApiBody({ type: OfrepBulkEvaluationRequest, required: false })
   @ApiOkResponse({
     type: OfrepBulkEvaluationSuccess,
@@ -100,7 +115,7 @@ export class OfrepController {
   private many(request: FastifyRequest, reply: FastifyReply): OfrepBulk | undefined | Promise<OfrepBulk | undefined> {
     const namespace = requireNamespace(requestNamespace(request, 'header'));
     const parsed = parseOfrepBulkRequest(request.body, this.ofrep.maxSelectedFlags);
-    const answer = this.ofrep.bulk(namespace, parsed, headerOf(request, 'if-none-match'), headerOf(request, 'x-forwarded-prefix') ?? '');
+    const answer = this.ofrep.bulk(namespace, parsed, headerOf(request, 'if-none-match'), headerOf(request, 'x-forwarded-prefix') ?? '', heardTag(request));
     const send = (a: BulkAnswer): OfrepBulk | undefined => {
       reply.header('etag', a.etag);
       if (a.body === undefined) reply.status(304);

@@ -13,6 +13,7 @@ import { type EvaluationInput, orderedFlags, type Snapshot } from '../core';
 import { EvaluationService } from '../evaluation/evaluation.service';
 import { SnapshotCache } from '../evaluation/snapshot-cache.service';
 import { FlagType } from '../wire';
+import { namespaceTag } from '../evaluation/namespace-tag';
 import {
   bulkEtag, configurationAnswer, etagMatches, eventStreamOf, failureItem, flagAnswer, type OfrepBulk, type OfrepFailure, type OfrepFlag,
 } from './ofrep-answer';
@@ -54,8 +55,19 @@ export class OfrepService {
    * the selected keys in the order given; a flag that cannot be evaluated is a failure item of the list. The answer
    * names the namespace's event stream, under `pathPrefix` (the proxy's `X-Forwarded-Prefix`).
    */
-  bulk(namespace: string, request: OfrepBulkRequest, ifNoneMatch: string | undefined, pathPrefix = ''): BulkAnswer | Promise<BulkAnswer> {
-    return withSnapshot(this.snapshots.get(namespace), (snapshot) => this.bulkOf(snapshot, namespace, request, ifNoneMatch, pathPrefix));
+  bulk(namespace: string, request: OfrepBulkRequest, ifNoneMatch: string | undefined, pathPrefix = '', heard?: string): BulkAnswer | Promise<BulkAnswer> {
+    return withSnapshot(this.snapshotFor(namespace, heard), (snapshot) => this.bulkOf(snapshot, namespace, request, ifNoneMatch, pathPrefix));
+  }
+
+  /**
+   * `heard`: the tag of the event that made the client refetch (`flagConfigEtag`). The event may come from another
+   * instance that has a write this one has yet to receive: a tag other than this snapshot's has the snapshot
+   * confirmed against the database (SnapshotCache.confirm), so the refetch is not answered from before the write.
+   */
+  private snapshotFor(namespace: string, heard: string | undefined): Snapshot | Promise<Snapshot> {
+    const snapshot = this.snapshots.get(namespace);
+    if (heard === undefined || snapshot instanceof Promise || heard === namespaceTag(namespace, snapshot.version)) return snapshot;
+    return this.snapshots.confirm(namespace);
   }
 
   private bulkOf(snapshot: Snapshot, namespace: string, request: OfrepBulkRequest, ifNoneMatch: string | undefined, pathPrefix: string): BulkAnswer {

@@ -58,6 +58,22 @@ describe('event streams, authentication off', () => {
     expect(proxied.body.eventStreams[0].endpoint.requestUri).toBe(`/flags${streamPath('streams')}`);
   });
 
+  it('a refetch\'s flagConfigEtag, current, unknown or hostile, gets the same answer', async () => {
+    const headers = { 'x-flipt-namespace': 'streams' };
+    const plain = await api.post(BULK, { context: { targetingKey: 'u' } }, headers);
+    const stream = await sse(streamPath('streams'));
+    await sleep(5);
+    await setEnabled(api, 'streams', false);
+    const tag = refetchOf(await stream.next(1000)).etag!;
+    const fresh = await api.post(BULK, { context: { targetingKey: 'u' } }, headers);
+    for (const heard of [tag, 'not-a-tag', 'x'.repeat(5000), '']) {
+      const r = await api.post(`${BULK}?flagConfigEtag=${encodeURIComponent(heard)}&flagConfigLastModified=1`, { context: { targetingKey: 'u' } }, headers);
+      expect({ status: r.status, body: r.body, etag: r.headers.get('etag') }).toEqual({ status: 200, body: fresh.body, etag: fresh.headers.get('etag') });
+    }
+    expect(fresh.headers.get('etag')).not.toBe(plain.headers.get('etag'));
+    await setEnabled(api, 'streams', true);
+  });
+
   it('announces every write to the namespace, and only to its subscribers, with increasing ids', async () => {
     const stream = await sse(streamPath('streams'));
     const other = await sse(streamPath('other'));

@@ -213,4 +213,23 @@ suite('event streams across two instances on one PostgreSQL and one Redis', () =
     expect(fromB.id).toBe(fromA.id);
     expect(refetchOf(fromB)).toEqual(refetchOf(fromA));
   });
+
+  // Still without Redis: B learns of A's writes only by its poll, once a second.
+  it_('a refetch on B that carries the tag of A\'s event is answered with the write at once (flagConfigEtag)', async () => {
+    const apiB = client(b.url, bearer(BOOTSTRAP));
+    const onA = await sse(a, ofrepStream(NS));
+    for (const enabled of [false, true, false]) {
+      await toggle(apiA, enabled);
+      const event = await onA.next(1000);
+      const refetch = await apiB.post(
+        `/ofrep/v1/evaluate/flags?flagConfigEtag=${encodeURIComponent(refetchOf(event).etag!)}`,
+        { context: { targetingKey: 'u' } },
+        { 'x-flipt-namespace': NS },
+      );
+      expect(refetch.status).toBe(200);
+      expect(refetch.body.flags.find((f: { key: string }) => f.key === 'on')).toMatchObject({ value: enabled });
+      // B's poll catches up before the next write, and B may ask the database again.
+      await sleep(1100);
+    }
+  });
 });
