@@ -17,7 +17,8 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AUTHENTICATION, type AuthenticatedRequest } from '../auth/auth.decorators';
 import { Gauge } from 'prom-client';
 import type { AuthenticationRecord } from '../auth/authentication.record';
 import { NotFoundError, UnavailableError } from '../common/errors';
@@ -26,7 +27,7 @@ import type { FlagpoleConfig } from '../config/config.types';
 import { MetricsRegistry } from '../metrics/metrics.registry';
 import { namespaceTag } from './namespace-tag';
 import { Changes } from '../storage/changes';
-import { HEARTBEAT, positionText, refetchEvent } from './event-stream-text';
+import { HEARTBEAT, lastEventVersion, positionText, refetchEvent } from './event-stream-text';
 import { SnapshotCache, type SnapshotUpdate } from './snapshot-cache.service';
 
 /** Subscribers written to per turn of the event loop. */
@@ -126,6 +127,16 @@ export class ChangeStreams implements OnModuleInit, OnModuleDestroy {
 
   get open(): number {
     return this.count;
+  }
+
+  /**
+   * The stream routes' handler (both the fast one and Nest's): the request's `Last-Event-ID` and the authentication
+   * the guard put on it. Resolves with the reply, which is then the stream's (Fastify's sign that it is answered).
+   */
+  async answer(request: FastifyRequest, reply: FastifyReply, namespace: string): Promise<FastifyReply> {
+    const authentication = (request as AuthenticatedRequest)[AUTHENTICATION];
+    await this.subscribe({ namespace, reply, lastVersion: lastEventVersion(request.headers['last-event-id']), authentication });
+    return reply;
   }
 
   /**

@@ -1,13 +1,13 @@
-import { Controller, Get, Headers, Param, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Param, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { FastPath } from '../common/fast-path';
 import { wantsPretty } from '../common/http-compat';
 import { SnapshotCache } from './snapshot-cache.service';
 import { SnapshotDocumentCache } from './snapshot-document-cache';
-import { CurrentAuthentication, Excludable, NamespaceScoped } from '../auth/auth.decorators';
-import type { AuthenticationRecord } from '../auth/authentication.record';
+import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
 import { ChangeStreams } from './change-streams.service';
-import { lastEventVersion, STREAM_DOC, STREAM_EXAMPLE } from './event-stream-text';
+import { STREAM_DOC, STREAM_EXAMPLE } from './event-stream-text';
 
 /** The body varies with both; shared caches must keep one copy per value. */
 const VARY = ['Accept-Encoding', 'X-Flipt-Accept-Server-Version'];
@@ -33,18 +33,14 @@ export class SnapshotController {
    * ETag but says the same (the namespace changed: fetch the document again, with If-None-Match).
    */
   @Get(':key/stream')
+  @FastPath((c: SnapshotController) => (request, reply) => c.streams.answer(request, reply, (request.params as { key: string }).key))
   @ApiProduces('text/event-stream')
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'The id of the last event heard: an older one is answered with an event at once' })
   @ApiOkResponse({ description: STREAM_DOC, content: { 'text/event-stream': { schema: { type: 'string', example: STREAM_EXAMPLE } } } })
   @ApiResponse({ status: 404, description: 'The namespace does not exist' })
   @ApiResponse({ status: 503, description: '`limits.max_event_streams` are open on this instance; Retry-After says when to try again' })
-  async stream(
-    @Param('key') key: string,
-    @Headers('last-event-id') lastEventId: string | undefined,
-    @CurrentAuthentication() authentication: AuthenticationRecord | undefined,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    await this.streams.subscribe({ namespace: key, reply, lastVersion: lastEventVersion(lastEventId), authentication });
+  stream(@Req() request: FastifyRequest, @Param('key') key: string, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return this.streams.answer(request, reply, key);
   }
 
   @Get(':key')

@@ -1,4 +1,4 @@
-import { Controller, Get, Headers, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiParam, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FastPath } from '../common/fast-path';
@@ -10,11 +10,10 @@ import {
 } from './ofrep.dto';
 import { parseOfrepBulkRequest, parseOfrepRequest, requireNamespace } from './ofrep-request';
 import { type BulkAnswer, OfrepService } from './ofrep.service';
-import { CurrentAuthentication, Excludable, NamespaceScoped } from '../auth/auth.decorators';
+import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
 import { requestNamespace } from '../auth/request-namespace';
-import type { AuthenticationRecord } from '../auth/authentication.record';
 import { ChangeStreams } from '../evaluation/change-streams.service';
-import { lastEventVersion, STREAM_DOC, STREAM_EXAMPLE } from '../evaluation/event-stream-text';
+import { STREAM_DOC, STREAM_EXAMPLE } from '../evaluation/event-stream-text';
 
 const NO_BODY = 'No body: the credential is missing or refused (a namespaced token outside its namespace too)';
 
@@ -125,6 +124,7 @@ export class OfrepController {
   }
 
   @Get('_stream/:namespaceKey/events')
+  @FastPath((c: OfrepController) => (request, reply) => c.streams.answer(request, reply, (request.params as { namespaceKey: string }).namespaceKey))
   @NamespaceScoped('namespaceKey')
   @ApiProduces('text/event-stream')
   @ApiParam({ name: 'namespaceKey', description: 'The namespace whose changes are streamed' })
@@ -132,13 +132,8 @@ export class OfrepController {
   @ApiOkResponse({ description: STREAM_DOC, content: { 'text/event-stream': { schema: { type: 'string', example: STREAM_EXAMPLE } } } })
   @ApiResponse({ status: 404, type: OfrepBulkEvaluationFailure, description: 'The namespace does not exist' })
   @ApiResponse({ status: 503, type: OfrepBulkEvaluationFailure, description: 'GENERAL: `limits.max_event_streams` are open on this instance; Retry-After says when to try again' })
-  async events(
-    @Param('namespaceKey') namespace: string,
-    @Headers('last-event-id') lastEventId: string | undefined,
-    @CurrentAuthentication() authentication: AuthenticationRecord | undefined,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    await this.streams.subscribe({ namespace, reply, lastVersion: lastEventVersion(lastEventId), authentication });
+  events(@Req() request: FastifyRequest, @Param('namespaceKey') namespace: string, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return this.streams.answer(request, reply, namespace);
   }
 
   @Get('configuration')
