@@ -17,7 +17,8 @@
 // either way, and a fixed-rate run's p99 is at the mercy of one garbage collection: each measurement is repeated
 // BENCH_ROUNDS times (default 3), Flagpole and bare alternating, and the table shows the medians, each round's ratio,
 // and each server's CPU time per request (from /proc, on Linux).
-// BENCH_CASES=variant,ofrep measures only the cases named; BENCH_STREAMS=0 skips the event streams (bench/streams.js).
+// BENCH_CASES=variant,ofrep measures only the cases named; BENCH_STREAMS=0 skips the event streams (bench/streams.js),
+// BENCH_AUDIT=0 the audit trail's cost to writes (bench/audit.js).
 // BENCH_DB_URL runs Flagpole (auth off) on another (empty) database instead, e.g.
 // postgres://postgres@127.0.0.1:5432/bench_empty: evaluations make no query, so the numbers should match SQLite's.
 'use strict';
@@ -318,6 +319,7 @@ async function main() {
   // A process of its own, like the snapshot: it bounds its own time and stops the servers it starts.
   if (process.env.BENCH_CHURN !== '0') await new Promise((resolve) => fork(join(__dirname, 'churn.js'), [], { stdio: 'inherit' }).on('exit', resolve));
   if (process.env.BENCH_STREAMS !== '0') await new Promise((resolve) => fork(join(__dirname, 'streams.js'), [], { stdio: 'inherit' }).on('exit', resolve));
+  if (process.env.BENCH_AUDIT !== '0') await new Promise((resolve) => fork(join(__dirname, 'audit.js'), [], { stdio: 'inherit' }).on('exit', resolve));
 }
 
 module.exports = { authModes, startFlagpole, waitForHealth, cpuMicros };

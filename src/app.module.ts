@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { CacheModule } from './cache/cache.module';
 import { RouteRegistry } from './common/route-registry';
@@ -31,6 +32,7 @@ export class AppModule {
         HealthModule,
         CacheModule.forRoot(config),
         MetaModule,
+        AuditModule,
         NamespacesModule,
         FlagsModule,
         SegmentsModule,

@@ -1,3 +1,5 @@
+import { expiredSelfPayload } from '../audit/audit-payloads';
+import { Audited } from '../audit/audited.decorator';
 import { Controller, Delete, Get, Headers, Inject, Param, Put, Query, Res } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
@@ -38,6 +40,7 @@ export class AuthController {
   /** The browser session ends with it: both session cookies are cleared whatever the outcome. */
   @Put('self/expire')
   @ApiOkResponse({ type: EmptyResponse })
+  @Audited('token', 'updated', { payload: expiredSelfPayload })
   async expireSelf(
     @CurrentAuthentication() authentication: AuthenticationRecord | undefined,
     @Query() query: ExpireSelfQuery,
@@ -62,6 +65,7 @@ export class AuthController {
 
   @Delete('tokens/:id')
   @ApiOkResponse({ type: EmptyResponse })
+  @Audited('token', 'deleted')
   async delete(@Param('id') id: string): Promise<EmptyResponse> {
     await this.auth.delete(id);
     return {};

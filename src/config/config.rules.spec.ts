@@ -169,8 +169,19 @@ describe('cross-field rules', () => {
       { FLAGPOLE_AUDIT_SINKS_WEBHOOK_ENABLED: 'true', FLAGPOLE_AUDIT_SINKS_KAFKA_ENABLED: 'true' },
       [
         'audit.sinks.webhook.url (FLAGPOLE_AUDIT_SINKS_WEBHOOK_URL): or audit.sinks.webhook.templates is required when the webhook sink is enabled',
-        'audit.sinks.kafka.topic (FLAGPOLE_AUDIT_SINKS_KAFKA_TOPIC): is required when the kafka sink is enabled',
-        'audit.sinks.kafka.bootstrap_servers (FLAGPOLE_AUDIT_SINKS_KAFKA_BOOTSTRAP_SERVERS): is required when the kafka sink is enabled',
+        'audit.sinks.kafka.enabled (FLAGPOLE_AUDIT_SINKS_KAFKA_ENABLED): the kafka sink is not supported by Flagpole; use audit.sinks.webhook or audit.sinks.log',
+      ],
+    ],
+    [
+      'audit event patterns and webhook templates must be usable',
+      {
+        FLAGPOLE_AUDIT_EVENTS: 'flag:created flags:deleted',
+        FLAGPOLE_AUDIT_SINKS_WEBHOOK_ENABLED: 'true',
+        FLAGPOLE_AUDIT_SINKS_WEBHOOK_TEMPLATES: JSON.stringify([{ url: 'http://hook.example', body: 'type={{ .Type }}' }]),
+      },
+      [
+        'audit.sinks.webhook.templates.0.body (FLAGPOLE_AUDIT_SINKS_WEBHOOK_TEMPLATES_0_BODY): does not render valid JSON for a sample event: type=flag',
+        'audit.events (FLAGPOLE_AUDIT_EVENTS): "flags:deleted": unknown noun "flags" (one of flag, variant, segment, constraint, rule, distribution, namespace, rollout, token or *)',
       ],
     ],
     [
@@ -252,13 +263,13 @@ describe('warnings', () => {
       FLAGPOLE_TRACING_ENABLED: 'true',
       FLAGPOLE_TRACING_EXPORTER: 'otlp',
       FLAGPOLE_META_TELEMETRY_ENABLED: 'false',
-      FLAGPOLE_AUDIT_SINKS_LOG_ENABLED: 'true',
+      FLAGPOLE_AUDIT_BUFFER_CAPACITY: '5',
       FLAGPOLE_ANALYTICS_STORAGE_PROMETHEUS_ENABLED: 'true',
       FLAGPOLE_ANALYTICS_STORAGE_PROMETHEUS_URL: 'http://prom:9090',
       FLAGPOLE_DIAGNOSTICS_PROFILING_ENABLED: 'false',
     });
     expect(warnings).toEqual([
-      'audit.sinks.log.enabled: accepted for compatibility with Flipt, but Flagpole does not act on audit settings yet',
+      'audit.buffer.capacity: accepted for compatibility with Flipt, but Flagpole does not act on audit settings yet',
       'diagnostics.profiling.enabled: accepted for compatibility with Flipt, but Flagpole does not act on diagnostics settings yet',
       'meta.telemetry_enabled: accepted for compatibility with Flipt, but Flagpole does not act on meta settings yet',
       'analytics.storage.prometheus.enabled, analytics.storage.prometheus.url: accepted for compatibility with Flipt, but Flagpole does not act on analytics settings yet',

@@ -3,6 +3,8 @@
  * own: storage types and authorization it does not run are refused, settings it accepts but ignores are warned
  * about. Runs after every key has been decoded, so it reports alongside the type errors, in the same ConfigError.
  */
+import { patternProblem } from '../audit/audit-filter';
+import { templateProblem } from '../audit/sinks/webhook-template';
 import { existsSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { AnySchema, yamlKey } from './config.fields';
@@ -204,11 +206,17 @@ function checkAudit(config: FlagpoleConfig, ctx: RuleContext): void {
       ctx.issue([...sinks, 'webhook', 'url'], 'cannot be set together with audit.sinks.webhook.templates');
     }
   }
+  webhook.templates.forEach((t, i) => {
+    if (t.url === '') ctx.issue([...sinks, 'webhook', 'templates', String(i), 'url'], 'is required');
+    const problem = templateProblem(t.body);
+    if (problem) ctx.issue([...sinks, 'webhook', 'templates', String(i), 'body'], problem);
+  });
   if (kafka.enabled) {
-    if (kafka.topic === '') ctx.issue([...sinks, 'kafka', 'topic'], 'is required when the kafka sink is enabled');
-    if (kafka.bootstrapServers.length === 0) {
-      ctx.issue([...sinks, 'kafka', 'bootstrap_servers'], 'is required when the kafka sink is enabled');
-    }
+    ctx.issue([...sinks, 'kafka', 'enabled'], 'the kafka sink is not supported by Flagpole; use audit.sinks.webhook or audit.sinks.log');
+  }
+  for (const pattern of config.audit.events) {
+    const problem = patternProblem(pattern);
+    if (problem) ctx.issue(['audit', 'events'], problem);
   }
 }
 

@@ -71,29 +71,28 @@ const otlp = (what: string, inert: boolean, defaultEndpoint = ''): Schema<OtlpEx
 const audit: Schema<AuditConfig> = {
   sinks: section({
     log: section({
-      enabled: bool(false, 'Write audit events to a log.', { inert: true }),
-      file: str('', 'File for the audit log; empty = the main log.', { inert: true }),
-      encoding: oneOf(['', 'console', 'json'], '', 'Audit log encoding; empty = `log.encoding`.', { inert: true }),
+      enabled: bool(false, 'Write each audit event to a log, one line per event.'),
+      file: str('', 'File the audit log is appended to (the event\'s JSON per line); empty = into the main log, as an `audit event` entry.'),
+      encoding: oneOf(['', 'console', 'json'], '', 'Audit log file encoding: `json` (the event alone per line; also when empty) or `console` (time, type:action, actor, then the JSON). Without a file, the main log\'s encoding applies.'),
     }),
     webhook: section({
-      enabled: bool(false, 'POST audit events to a webhook.', { inert: true, keepEmpty: true }),
-      url: str('', 'Webhook URL (exclusive with `templates`).', { inert: true }),
-      maxBackoffDuration: duration('15s', 'Longest retry back-off for a failing webhook.', { inert: true }),
-      signingSecret: secret('HMAC key; the signature goes in header `x-flipt-webhook-signature`.', { inert: true }),
+      enabled: bool(false, 'POST each audit event to a webhook (or to each template).', { keepEmpty: true }),
+      url: str('', 'Webhook URL; receives the event\'s JSON (exclusive with `templates`).'),
+      maxBackoffDuration: duration('15s', 'Longest wait between two tries of an event the receiver did not take (5xx, 408, 429, no answer); tries go on while the process lives.', { min: 1 }),
+      signingSecret: secret('HMAC-SHA256 key; the hex signature of the body goes in `x-flipt-webhook-signature` and `x-flagpole-webhook-signature`. Empty = unsigned.'),
       templates: objectList(
         {
           url: str('', 'Destination URL.'),
-          body: str('', 'Body template.'),
+          body: str('', "Body in Go template syntax over the event (`{{ .Type }}`, `{{ toJson .Payload }}`); must render JSON (checked at start-up)."),
           headers: stringMap('<HEADER>', 'Headers to send.'),
         },
-        'Webhook templates `[{url, body, headers}]` (exclusive with `url`); from the environment as a JSON array.',
-        { inert: true },
+        'Webhook templates `[{url, body, headers}]` (exclusive with `url`; not signed); from the environment as a JSON array.',
       ),
     }),
     kafka: section({
-      enabled: bool(false, 'Send audit events to Kafka.', { inert: true }),
-      topic: str('', 'Kafka topic (required when enabled).', { inert: true }),
-      bootstrapServers: list([], 'Kafka bootstrap servers (required when enabled).', { inert: true }),
+      enabled: bool(false, 'Send audit events to Kafka. Refused by Flagpole (no Kafka sink): use the webhook or log sink.'),
+      topic: str('', 'Kafka topic.', { inert: true }),
+      bootstrapServers: list([], 'Kafka bootstrap servers.', { inert: true }),
       encoding: oneOf(['protobuf', 'avro'], 'protobuf', 'Message encoding.', { inert: true }),
       authentication: section(
         {
@@ -108,14 +107,19 @@ const audit: Schema<AuditConfig> = {
     }),
   }),
   buffer: section({
-    capacity: int(2, 'Audit events buffered before a flush (2..10).', { inert: true, min: 2, max: 10 }),
-    flushPeriod: duration('2m', 'Longest wait before buffered audit events are flushed (2m..5m).', {
+    capacity: int(2, 'Accepted for compatibility (2..10): Flipt batches events for its sinks; Flagpole sends each event on as its write commits.', { inert: true, min: 2, max: 10 }),
+    flushPeriod: duration('2m', 'Accepted for compatibility (2m..5m); see `capacity`.', {
       inert: true,
       min: 120_000,
       max: 300_000,
     }),
   }),
-  events: list(['*:*'], 'Audited events as `resource:action` patterns.', { inert: true }),
+  events: list(['*:*'], 'Events the sinks receive, as `noun:verb` patterns (`flag:created`, `*:deleted`, `*:*`). The stored trail keeps every event.'),
+  storage: section({
+    enabled: bool(true, 'Store every audit event in the database, listed at `GET /api/v1/audit/events` and in the UI\'s history (Flagpole addition).'),
+    retention: duration('2160h', 'Stored events older than this are deleted (default 90 days); 0 = kept forever.'),
+    cleanupInterval: duration('1h', 'How often events past the retention are deleted (one instance per round).', { min: 1 }),
+  }),
 };
 
 const authorization: Schema<AuthorizationConfig> = {
@@ -537,6 +541,7 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
       maxGrpcWatchStreams: int(1000, 'Most open gRPC health `Watch` streams; past it new ones fail with RESOURCE_EXHAUSTED.'),
       maxSnapshotLoads: int(4, 'Most namespace snapshots loaded from the database at once (start-up, missed changes); others queue, and evaluations of namespaces already loaded never wait for them.', { min: 1 }),
       maxEventStreams: int(10000, 'Most event streams (OFREP and snapshot change streams) open on this instance; past it new ones get 503 with Retry-After. Each is an open connection: keep `max_connections` above it.', { min: 0 }),
+      maxAuditBacklog: int(10000, 'Most audit events waiting for one destination (a webhook, a template, the stored trail) while it is down or slow; past it the oldest waiting event is dropped, logged and counted in `flagpole_audit_events_dropped_total`.', { min: 1 }),
       maxChangeMessageBytes: int(1024 * 1024, 'Largest write delta sent to the other instances over Redis; a larger write is announced without its content and they reload the namespace.', { min: 1024 }),
     },
     { json: false },

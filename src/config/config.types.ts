@@ -41,6 +41,15 @@ export interface AuditConfig {
   sinks: AuditSinksConfig;
   buffer: AuditBufferConfig;
   events: string[];
+  /** Flagpole addition: the stored, queryable trail (docs/audit.md). */
+  storage: AuditStorageConfig;
+}
+
+export interface AuditStorageConfig {
+  enabled: boolean;
+  /** 0 = kept forever. */
+  retention: Duration;
+  cleanupInterval: Duration;
 }
 
 export interface AuditSinksConfig {
@@ -545,6 +554,7 @@ export interface LimitsConfig {
   maxSnapshotLoads: number;
   maxChangeMessageBytes: number;
   maxEventStreams: number;
+  maxAuditBacklog: number;
 }
 
 // ---- streams (Flagpole addition; docs/api.md, Event streams) -------------------------------------------------------

@@ -1,3 +1,4 @@
+import { Audited } from '../audit/audited.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { EmptyResponse, ListQuery } from '../common/list.dto';
@@ -34,18 +35,21 @@ export class FlagsController {
   @HttpCode(200)
   @Post(scoped('flags'))
   @ApiOkResponse({ type: FlagResponse })
+  @Audited('flag', 'created')
   create(@RequestNamespace() ns: string, @Body() body: CreateFlagRequest): Promise<FlagResponse> {
     return this.flags.create(ns, body);
   }
 
   @Put(scoped('flags/:key'))
   @ApiOkResponse({ type: FlagResponse })
+  @Audited('flag', 'updated')
   update(@RequestNamespace() ns: string, @Param('key') key: string, @Body() body: UpdateFlagRequest): Promise<FlagResponse> {
     return this.flags.update(ns, key, body);
   }
 
   @Delete(scoped('flags/:key'))
   @ApiOkResponse({ type: EmptyResponse })
+  @Audited('flag', 'deleted')
   async delete(@RequestNamespace() ns: string, @Param('key') key: string, @Query() _query: ListQuery): Promise<EmptyResponse> {
     await this.flags.delete(ns, key);
     return {};
@@ -54,12 +58,14 @@ export class FlagsController {
   @HttpCode(200)
   @Post(scoped('flags/:flagKey/variants'))
   @ApiOkResponse({ type: VariantResponse })
+  @Audited('variant', 'created')
   createVariant(@RequestNamespace() ns: string, @Param('flagKey') flagKey: string, @Body() body: VariantRequest): Promise<VariantResponse> {
     return this.variants.create(ns, flagKey, body);
   }
 
   @Put(scoped('flags/:flagKey/variants/:id'))
   @ApiOkResponse({ type: VariantResponse })
+  @Audited('variant', 'updated')
   updateVariant(
     @RequestNamespace() ns: string, @Param('flagKey') flagKey: string, @Param('id') id: string, @Body() body: VariantRequest,
   ): Promise<VariantResponse> {
@@ -68,6 +74,7 @@ export class FlagsController {
 
   @Delete(scoped('flags/:flagKey/variants/:id'))
   @ApiOkResponse({ type: EmptyResponse })
+  @Audited('variant', 'deleted')
   async deleteVariant(
     @RequestNamespace() ns: string, @Param('flagKey') flagKey: string, @Param('id') id: string, @Query() _query: ListQuery,
   ): Promise<EmptyResponse> {

@@ -1,3 +1,4 @@
+import { Audited } from '../audit/audited.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { EmptyResponse, ListQuery } from '../common/list.dto';
@@ -30,18 +31,21 @@ export class NamespacesController {
   @HttpCode(200)
   @Post()
   @ApiOkResponse({ type: NamespaceResponse })
+  @Audited('namespace', 'created')
   create(@Body() body: CreateNamespaceRequest): Promise<NamespaceResponse> {
     return this.namespaces.create(body);
   }
 
   @Put(':key')
   @ApiOkResponse({ type: NamespaceResponse })
+  @Audited('namespace', 'updated')
   update(@Param('key') key: string, @Body() body: UpdateNamespaceRequest): Promise<NamespaceResponse> {
     return this.namespaces.update(key, body);
   }
 
   @Delete(':key')
   @ApiOkResponse({ type: EmptyResponse })
+  @Audited('namespace', 'deleted')
   async delete(@Param('key') key: string, @Query() query: DeleteNamespaceQuery): Promise<EmptyResponse> {
     await this.namespaces.delete(key, query.force ?? false);
     return {};

@@ -1,3 +1,4 @@
+import { Audited } from '../audit/audited.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { EmptyResponse, ListQuery } from '../common/list.dto';
@@ -32,12 +33,14 @@ export class RolloutsController {
   @HttpCode(200)
   @Post()
   @ApiOkResponse({ type: RolloutResponse })
+  @Audited('rollout', 'created')
   create(@Param('namespaceKey') ns: string, @Param('flagKey') flagKey: string, @Body() body: RolloutRequest): Promise<RolloutResponse> {
     return this.rollouts.create(ns, flagKey, body);
   }
 
   @Put('order')
   @ApiOkResponse({ type: EmptyResponse })
+  @Audited('rollout', 'updated', { fromRequest: ['rolloutIds'] })
   async order(@Param('namespaceKey') ns: string, @Param('flagKey') flagKey: string, @Body() body: OrderRolloutsRequest): Promise<EmptyResponse> {
     await this.rollouts.order(ns, flagKey, body.rolloutIds);
     return {};
@@ -45,6 +48,7 @@ export class RolloutsController {
 
   @Put(':id')
   @ApiOkResponse({ type: RolloutResponse })
+  @Audited('rollout', 'updated')
   update(
     @Param('namespaceKey') ns: string, @Param('flagKey') flagKey: string, @Param('id') id: string, @Body() body: RolloutRequest,
   ): Promise<RolloutResponse> {
@@ -53,6 +57,7 @@ export class RolloutsController {
 
   @Delete(':id')
   @ApiOkResponse({ type: EmptyResponse })
+  @Audited('rollout', 'deleted')
   async delete(@Param('namespaceKey') ns: string, @Param('flagKey') flagKey: string, @Param('id') id: string): Promise<EmptyResponse> {
     await this.rollouts.delete(ns, flagKey, id);
     return {};

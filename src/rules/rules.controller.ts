@@ -1,3 +1,4 @@
+import { Audited } from '../audit/audited.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { EmptyResponse, ListQuery } from '../common/list.dto';
@@ -37,6 +38,7 @@ export class RulesController {
   @HttpCode(200)
   @Post(scoped('flags/:flagKey/rules'))
   @ApiOkResponse({ type: RuleResponse })
+  @Audited('rule', 'created')
   create(@RequestNamespace() ns: string, @Param('flagKey') flagKey: string, @Body() body: RuleRequest): Promise<RuleResponse> {
     return this.rules.create(ns, flagKey, body);
   }
@@ -44,6 +46,7 @@ export class RulesController {
   // Declared before `rules/:id` so that `order` is never taken for an id.
   @Put(scoped('flags/:flagKey/rules/order'))
   @ApiOkResponse({ type: EmptyResponse })
+  @Audited('rule', 'updated', { fromRequest: ['ruleIds'] })
   async order(
     @RequestNamespace() ns: string, @Param('flagKey') flagKey: string, @Body() body: OrderRulesRequest,
   ): Promise<EmptyResponse> {
@@ -53,6 +56,7 @@ export class RulesController {
 
   @Put(scoped('flags/:flagKey/rules/:id'))
   @ApiOkResponse({ type: RuleResponse })
+  @Audited('rule', 'updated')
   update(
     @RequestNamespace() ns: string, @Param('flagKey') flagKey: string, @Param('id') id: string, @Body() body: RuleRequest,
   ): Promise<RuleResponse> {
@@ -61,6 +65,7 @@ export class RulesController {
 
   @Delete(scoped('flags/:flagKey/rules/:id'))
   @ApiOkResponse({ type: EmptyResponse })
+  @Audited('rule', 'deleted')
   async delete(
     @RequestNamespace() ns: string, @Param('flagKey') flagKey: string, @Param('id') id: string, @Query() _query: ListQuery,
   ): Promise<EmptyResponse> {
@@ -71,6 +76,7 @@ export class RulesController {
   @HttpCode(200)
   @Post(scoped('flags/:flagKey/rules/:ruleId/distributions'))
   @ApiOkResponse({ type: DistributionResponse })
+  @Audited('distribution', 'created')
   createDistribution(
     @RequestNamespace() ns: string, @Param('flagKey') flagKey: string, @Param('ruleId') ruleId: string,
     @Body() body: DistributionRequest,
@@ -80,6 +86,7 @@ export class RulesController {
 
   @Put(scoped('flags/:flagKey/rules/:ruleId/distributions/:id'))
   @ApiOkResponse({ type: DistributionResponse })
+  @Audited('distribution', 'updated')
   updateDistribution(
     @RequestNamespace() ns: string, @Param('flagKey') flagKey: string, @Param('ruleId') ruleId: string,
     @Param('id') id: string, @Body() body: DistributionRequest,
@@ -89,6 +96,7 @@ export class RulesController {
 
   @Delete(scoped('flags/:flagKey/rules/:ruleId/distributions/:id'))
   @ApiOkResponse({ type: EmptyResponse })
+  @Audited('distribution', 'deleted', { fromRequest: ['variantId'] })
   async deleteDistribution(
     @RequestNamespace() ns: string, @Param('flagKey') flagKey: string, @Param('ruleId') ruleId: string,
     @Param('id') id: string, @Query() q: DeleteDistributionQuery,

@@ -1,3 +1,4 @@
+import { Audited } from '../audit/audited.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { EmptyResponse, ListQuery } from '../common/list.dto';
@@ -33,18 +34,21 @@ export class SegmentsController {
   @HttpCode(200)
   @Post(scoped('segments'))
   @ApiOkResponse({ type: SegmentResponse })
+  @Audited('segment', 'created')
   create(@RequestNamespace() ns: string, @Body() body: SegmentRequest): Promise<SegmentResponse> {
     return this.segments.create(ns, body);
   }
 
   @Put(scoped('segments/:key'))
   @ApiOkResponse({ type: SegmentResponse })
+  @Audited('segment', 'updated')
   update(@RequestNamespace() ns: string, @Param('key') key: string, @Body() body: SegmentRequest): Promise<SegmentResponse> {
     return this.segments.update(ns, key, body);
   }
 
   @Delete(scoped('segments/:key'))
   @ApiOkResponse({ type: EmptyResponse })
+  @Audited('segment', 'deleted')
   async delete(@RequestNamespace() ns: string, @Param('key') key: string, @Query() _query: ListQuery): Promise<EmptyResponse> {
     await this.segments.delete(ns, key);
     return {};
@@ -53,6 +57,7 @@ export class SegmentsController {
   @HttpCode(200)
   @Post(scoped('segments/:segmentKey/constraints'))
   @ApiOkResponse({ type: ConstraintResponse })
+  @Audited('constraint', 'created')
   createConstraint(
     @RequestNamespace() ns: string, @Param('segmentKey') segmentKey: string, @Body() body: ConstraintRequest,
   ): Promise<ConstraintResponse> {
@@ -61,6 +66,7 @@ export class SegmentsController {
 
   @Put(scoped('segments/:segmentKey/constraints/:id'))
   @ApiOkResponse({ type: ConstraintResponse })
+  @Audited('constraint', 'updated')
   updateConstraint(
     @RequestNamespace() ns: string, @Param('segmentKey') segmentKey: string, @Param('id') id: string,
     @Body() body: ConstraintRequest,
@@ -70,6 +76,7 @@ export class SegmentsController {
 
   @Delete(scoped('segments/:segmentKey/constraints/:id'))
   @ApiOkResponse({ type: EmptyResponse })
+  @Audited('constraint', 'deleted')
   async deleteConstraint(
     @RequestNamespace() ns: string, @Param('segmentKey') segmentKey: string, @Param('id') id: string, @Query() _query: ListQuery,
   ): Promise<EmptyResponse> {

@@ -1,3 +1,4 @@
+import { AuditRecord } from '../audit/audit-record.entity';
 import type { Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { Authentication } from '../auth/authentication.entity';
@@ -15,7 +16,7 @@ import { Segment } from '../segments/segment.entity';
 import { dialectOf, migrationsPath } from './dialects';
 
 export const ENTITIES = [Namespace, Flag, Variant, Segment, Constraint, Rule, RuleSegment, Distribution, Rollout, RolloutSegment,
-  Authentication, OperationLock];
+  Authentication, OperationLock, AuditRecord];
 
 export const ACQUIRE_TIMEOUT_MS = 10_000;
 

@@ -11,7 +11,7 @@ export interface PagedList<T> extends PageResult<T> {
 
 /** How a list is ordered, and which value of the first row of the next page its page token carries. */
 export interface ListOrder<T> {
-  orderBy: Record<string, 'asc'>;
+  orderBy: Record<string, 'asc' | 'desc'>;
   keyOf: (row: T) => string;
 }
 

@@ -2,14 +2,16 @@
  * The pages by hash path. New flags and segments live under `create/` rather than `flags/new`, because `new` is a
  * valid flag key.
  *
- *   /namespaces                                  namespaces
- *   /namespaces/:ns/flags[/:key]                 flags, one flag
- *   /namespaces/:ns/segments[/:key]              segments, one segment
- *   /namespaces/:ns/create/flag|segment          new flag, new segment
- *   /namespaces/:ns/console[?flag=key]           evaluation console
- *   /settings/tokens                             static tokens
+ *   /namespaces                                        namespaces
+ *   /namespaces/:ns/flags[/:key[?view=history]]        flags, one flag (its details or its history)
+ *   /namespaces/:ns/segments[/:key[?view=history]]     segments, one segment (its details or its history)
+ *   /namespaces/:ns/create/flag|segment                new flag, new segment
+ *   /namespaces/:ns/console[?flag=key]                 evaluation console
+ *   /namespaces/:ns/audit                              audit trail
+ *   /settings/tokens                                   static tokens
  */
 import { useEffect } from 'react';
+import { AuditPage } from './pages/audit-page';
 import { ConsolePage } from './pages/console-page';
 import { FlagPage } from './pages/flag-page';
 import { FlagsPage } from './pages/flags-page';
@@ -44,6 +46,8 @@ export function Routes() {
       return <NotFoundPage />;
     case 'console':
       return key ? <NotFoundPage /> : <ConsolePage key={ns} ns={ns} />;
+    case 'audit':
+      return key ? <NotFoundPage /> : <AuditPage key={ns} ns={ns} />;
     default:
       return <NotFoundPage />;
   }

@@ -13,6 +13,7 @@ const SCOPED = [
   { section: 'flags', label: 'Flags' },
   { section: 'segments', label: 'Segments' },
   { section: 'console', label: 'Console' },
+  { section: 'audit', label: 'Audit trail' },
 ];
 
 export function Shell({ children }: { children: ReactNode }) {

@@ -1,6 +1,7 @@
 /**
  * One flag: its details and on/off switch; for a variant flag its variants and rules, for a boolean flag its
- * rollouts. Each section saves on its own and reloads what it changed.
+ * rollouts. Each section saves on its own and reloads what it changed. The History view lists the audit trail's
+ * changes to the flag and everything it holds.
  */
 import { useState } from 'react';
 import { deleteFlag, getFlag } from '../api/flags';
@@ -10,19 +11,23 @@ import { ErrorMessage } from '../components/error-message';
 import { NotLoaded } from '../components/not-loaded';
 import { useNotify } from '../components/notices';
 import { PageHeader } from '../components/page-header';
+import { currentView, detailsAndHistory, ViewTabs } from '../components/view-tabs';
 import { useLoad } from '../hooks/use-load';
-import { navigate, path } from '../routing/hash-router';
+import { navigate, path, useRoute } from '../routing/hash-router';
 import { Link } from '../routing/link';
 import { FlagDetailsForm } from './flag/flag-details-form';
 import { RolloutsSection } from './flag/rollouts-section';
 import { RulesSection } from './flag/rules-section';
 import { VariantsSection } from './flag/variants-section';
+import { HistorySection } from './history/history-section';
 
 export function FlagPage({ ns, flagKey }: { ns: string; flagKey: string }) {
   const flag = useLoad((signal) => getFlag(ns, flagKey, signal), [ns, flagKey]);
   const segments = useLoad((signal) => listAllSegments(ns, signal), [ns]);
   const [deleting, setDeleting] = useState(false);
   const notify = useNotify();
+  const views = detailsAndHistory(path('namespaces', ns, 'flags', flagKey));
+  const view = currentView(useRoute().query, views);
 
   if (!flag.data) {
     return <NotLoaded title={flagKey} what="flag" error={flag.error} back={<Link to={path('namespaces', ns, 'flags')}>Back to the flags</Link>} />;
@@ -52,14 +57,26 @@ export function FlagPage({ ns, flagKey }: { ns: string; flagKey: string }) {
           </>
         }
       />
-      <FlagDetailsForm ns={ns} flag={f} onSaved={flag.set} />
-      <ErrorMessage error={segments.error && `Segments could not be loaded: ${segments.error}`} />
-      {isBoolean ? (
-        <RolloutsSection ns={ns} flag={f} segments={segments.data ?? []} />
+      <ViewTabs label={`Flag ${f.key}`} views={views} current={view} />
+      {view === 'history' ? (
+        <HistorySection
+          ns={ns}
+          filter={{ namespaceKey: ns, flagKey: f.key }}
+          subject={`flag ${f.key}`}
+          hint={`Changes to this flag and its ${isBoolean ? 'rollouts' : 'variants and rules'}, newest first.`}
+        />
       ) : (
         <>
-          <VariantsSection ns={ns} flag={f} onChanged={flag.reload} />
-          <RulesSection ns={ns} flag={f} segments={segments.data ?? []} />
+          <FlagDetailsForm ns={ns} flag={f} onSaved={flag.set} />
+          <ErrorMessage error={segments.error && `Segments could not be loaded: ${segments.error}`} />
+          {isBoolean ? (
+            <RolloutsSection ns={ns} flag={f} segments={segments.data ?? []} />
+          ) : (
+            <>
+              <VariantsSection ns={ns} flag={f} onChanged={flag.reload} />
+              <RulesSection ns={ns} flag={f} segments={segments.data ?? []} />
+            </>
+          )}
         </>
       )}
       {deleting && (

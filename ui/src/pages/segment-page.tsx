@@ -1,4 +1,4 @@
-/** One segment: its details and its constraints. */
+/** One segment: its details and its constraints; the History view, the audit trail's changes to both. */
 import { useEffect, useState, type FormEvent } from 'react';
 import { deleteConstraint, deleteSegment, getSegment, updateSegment, type SegmentInput } from '../api/segments';
 import type { Constraint, Segment } from '../api/types';
@@ -9,11 +9,13 @@ import { NotLoaded } from '../components/not-loaded';
 import { useNotify } from '../components/notices';
 import { PageHeader } from '../components/page-header';
 import { ActionsHeader, EditDeleteButtons } from '../components/row-actions';
+import { currentView, detailsAndHistory, ViewTabs } from '../components/view-tabs';
 import { useAction } from '../hooks/use-action';
 import { useLoad } from '../hooks/use-load';
 import { displayValue, operatorLabel, typeLabel } from '../lib/constraints';
-import { navigate, path } from '../routing/hash-router';
+import { navigate, path, useRoute } from '../routing/hash-router';
 import { Link } from '../routing/link';
+import { HistorySection } from './history/history-section';
 import { ConstraintForm } from './segment/constraint-form';
 import { MatchTypeField } from './segment/match-type-field';
 
@@ -21,6 +23,8 @@ export function SegmentPage({ ns, segmentKey }: { ns: string; segmentKey: string
   const segment = useLoad((signal) => getSegment(ns, segmentKey, signal), [ns, segmentKey]);
   const [deleting, setDeleting] = useState(false);
   const notify = useNotify();
+  const views = detailsAndHistory(path('namespaces', ns, 'segments', segmentKey));
+  const view = currentView(useRoute().query, views);
 
   if (!segment.data) {
     const back = <Link to={path('namespaces', ns, 'segments')}>Back to the segments</Link>;
@@ -41,8 +45,20 @@ export function SegmentPage({ ns, segmentKey }: { ns: string; segmentKey: string
           </button>
         }
       />
-      <SegmentDetails ns={ns} segment={s} onSaved={segment.set} />
-      <ConstraintsSection ns={ns} segment={s} onChanged={segment.reload} />
+      <ViewTabs label={`Segment ${s.key}`} views={views} current={view} />
+      {view === 'history' ? (
+        <HistorySection
+          ns={ns}
+          filter={{ namespaceKey: ns, segmentKey: s.key }}
+          subject={`segment ${s.key}`}
+          hint="Changes to this segment and its constraints, newest first."
+        />
+      ) : (
+        <>
+          <SegmentDetails ns={ns} segment={s} onSaved={segment.set} />
+          <ConstraintsSection ns={ns} segment={s} onChanged={segment.reload} />
+        </>
+      )}
       {deleting && (
         <ConfirmDialog
           title={`Delete segment ${s.key}?`}

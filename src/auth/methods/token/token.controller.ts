@@ -1,3 +1,5 @@
+import { createdTokenPayload } from '../../../audit/audit-payloads';
+import { Audited } from '../../../audit/audited.decorator';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CreateTokenRequest, CreateTokenResponse } from './token.dto';
@@ -14,6 +16,7 @@ export class TokenController {
   @Post()
   @HttpCode(200)
   @ApiOkResponse({ type: CreateTokenResponse })
+  @Audited('token', 'created', { payload: createdTokenPayload })
   create(@Body() body: CreateTokenRequest): Promise<CreateTokenResponse> {
     return this.tokens.create(body);
   }

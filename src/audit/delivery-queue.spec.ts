@@ -1,0 +1,57 @@
+import { DeliveryQueue, Undeliverable } from './delivery-queue';
+
+function queue(send: (batch: number[]) => Promise<void>, capacity = 100, batchSize = 1) {
+  const dropped: Array<[number, string]> = [];
+  const q = new DeliveryQueue<number>({ send, capacity, batchSize, initialBackoffMs: 5, maxBackoffMs: 20, onDrop: (n, r) => dropped.push([n, r]) });
+  return { q, dropped };
+}
+
+describe('DeliveryQueue', () => {
+  it('delivers in order, retrying a failed item before the ones behind it', async () => {
+    const got: number[] = [];
+    let failures = 3;
+    const { q } = queue(async ([n]) => {
+      if (n === 2 && failures-- > 0) throw new Error('down');
+      got.push(n);
+    });
+    for (const n of [1, 2, 3, 4]) q.push(n);
+    expect(await q.drained(2000)).toBe(true);
+    expect(got).toEqual([1, 2, 3, 4]);
+  });
+
+  it('drops an Undeliverable item and goes on', async () => {
+    const got: number[] = [];
+    const { q, dropped } = queue(async ([n]) => {
+      if (n === 2) throw new Undeliverable('refused');
+      got.push(n);
+    });
+    for (const n of [1, 2, 3]) q.push(n);
+    await q.drained(2000);
+    expect(got).toEqual([1, 3]);
+    expect(dropped).toEqual([[1, 'refused']]);
+  });
+
+  it('keeps at most `capacity` waiting, dropping the oldest not in flight', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const got: number[] = [];
+    const { q, dropped } = queue(async ([n]) => {
+      await gate;
+      got.push(n);
+    }, 3);
+    for (const n of [1, 2, 3, 4, 5]) q.push(n);
+    expect(q.waiting).toBe(3);
+    release();
+    await q.drained(2000);
+    expect(got).toEqual([1, 4, 5]);
+    expect(dropped.length).toBe(2);
+  });
+
+  it('sends batches', async () => {
+    const batches: number[][] = [];
+    const { q } = queue(async (b) => void batches.push(b), 100, 2);
+    for (const n of [1, 2, 3]) q.push(n);
+    await q.drained(2000);
+    expect(batches.flat()).toEqual([1, 2, 3]);
+  });
+});

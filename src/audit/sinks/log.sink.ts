@@ -1,0 +1,42 @@
+/**
+ * The log sink: one line per event. To `audit.sinks.log.file`: the event's JSON alone (`json`, also when unset), or a
+ * console line — time, type:action, actor, then the event's JSON — for `console`. Without a file, into the main log
+ * as an INFO entry `audit event` carrying the event, in the main log's encoding.
+ */
+import pino, { type Logger } from 'pino';
+import type { AuditEvent } from '../audit-event';
+import type { AuditSink } from './audit-sink';
+
+export class LogSink implements AuditSink {
+  readonly name = 'log';
+  private readonly file: ReturnType<typeof pino.destination> | null;
+
+  constructor(
+    file: string,
+    private readonly encoding: 'json' | 'console',
+    private readonly mainLog: Logger,
+  ) {
+    this.file = file ? pino.destination({ dest: file, sync: false, mkdir: true, append: true }) : null;
+  }
+
+  send(event: AuditEvent): void {
+    if (!this.file) {
+      this.mainLog.info({ event }, 'audit event');
+      return;
+    }
+    const json = JSON.stringify(event);
+    const actor = event.metadata.actor;
+    const who = actor.email ?? actor.name ?? actor.authentication;
+    this.file.write(this.encoding === 'console' ? `${event.timestamp}\tINFO\taudit\t${event.type}:${event.action}\t${who}\t${json}\n` : `${json}\n`);
+  }
+
+  async close(): Promise<number> {
+    if (!this.file) return 0;
+    const file = this.file;
+    await new Promise<void>((resolve) => {
+      file.flush(() => resolve());
+    }).catch(() => undefined);
+    file.end();
+    return 0;
+  }
+}
