@@ -7,7 +7,7 @@
  * Flipt batches events for its sinks (`audit.buffer`); Flagpole hands each event on at once, so a webhook fires
  * within milliseconds of the write (decisions.md). The buffer keys are accepted and have no effect.
  */
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
@@ -37,7 +37,7 @@ const STORE_ATTEMPTS = 3;
 const LOG_EVERY_MS = 10_000;
 
 @Injectable()
-export class AuditTrail implements OnApplicationShutdown {
+export class AuditTrail implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('Audit');
   private readonly sinks: AuditSink[] = [];
   private readonly matches: EventMatcher;
@@ -97,12 +97,16 @@ export class AuditTrail implements OnApplicationShutdown {
     return this.store ? this.store.drained(ms) : Promise.resolve(true);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the database closes (its module closes it on application shutdown): what is waiting gets up to 5 s. */
+  async beforeApplicationShutdown(): Promise<void> {
     const [, ...left] = await Promise.all([this.settled(), ...this.sinks.map((s) => s.close(SHUTDOWN_WAIT_MS))]);
     this.sinks.forEach((sink, i) => {
       if (left[i] > 0) this.logger.warn(`shutting down with ${left[i]} audit event(s) not delivered to ${sink.name}`);
     });
     if (this.store && this.store.waiting > 0) this.logger.warn(`shutting down with ${this.store.waiting} audit event(s) not stored`);
+  }
+
+  onApplicationShutdown(): void {
     this.store?.close();
   }
 

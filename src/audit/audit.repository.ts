@@ -4,6 +4,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import type { FilterQuery } from '@mikro-orm/core';
+import type { EntityManager as SqlEntityManager, Knex } from '@mikro-orm/knex';
 import { createHash } from 'node:crypto';
 import type { Page } from '../common/pagination';
 import { Database } from '../storage/database.service';
@@ -34,19 +35,26 @@ const cut = (s: string | undefined): string | null => (s ? s.slice(0, 255) : nul
 export class AuditRepository {
   constructor(private readonly db: Database) {}
 
-  /** In one transaction; each event's `before` is the latest stored payload of its resource (this batch's included). */
+  /**
+   * In one transaction of three statements whatever the batch's size: the latest stored event of each resource the
+   * batch names, then one insert. Each event's `before` is its resource's latest payload, this batch's included.
+   */
   async append(batch: StoredEvent[]): Promise<void> {
+    const digest = (resource: string) => createHash('sha256').update(resource).digest('hex');
+    const resources = batch.map((e) => digest(e.subject.resource));
     await this.db.write(null, async (em) => {
+      const knex = (em.getTransactionContext<Knex.Transaction>() ?? (em as SqlEntityManager).getKnex()) as Knex;
+      const previous = (await knex('audit_events').select('resource', 'event')
+        .whereIn('id', knex('audit_events').max('id').whereIn('resource', [...new Set(resources)]).groupBy('resource'))) as Array<{ resource: string; event: string }>;
       const latest = new Map<string, string | null>();
-      for (const { id, event, subject } of batch) {
-        const resource = createHash('sha256').update(subject.resource).digest('hex');
-        if (!latest.has(resource)) {
-          const previous = await em.findOne(AuditRecord, { resource }, { orderBy: { id: 'desc' }, fields: ['event'] });
-          const last = previous ? (JSON.parse(previous.event) as AuditEvent) : null;
-          latest.set(resource, last && last.action !== 'deleted' ? JSON.stringify(last.payload) : null);
-        }
+      for (const row of previous) {
+        const last = JSON.parse(row.event) as AuditEvent;
+        latest.set(row.resource, last.action === 'deleted' ? null : JSON.stringify(last.payload));
+      }
+      const records = batch.map(({ id, event, subject }, i) => {
+        const resource = resources[i];
         const actor = event.metadata.actor;
-        em.create(AuditRecord, {
+        const record = {
           id,
           occurredAt: new Date(event.timestamp),
           namespaceKey: subject.namespace,
@@ -61,9 +69,11 @@ export class AuditRepository {
           actorName: cut(actor.name),
           event: JSON.stringify(event),
           previousPayload: latest.get(resource) ?? null,
-        });
+        };
         latest.set(resource, event.action === 'deleted' ? null : JSON.stringify(event.payload));
-      }
+        return record;
+      });
+      await em.insertMany(AuditRecord, records);
     });
   }
 
