@@ -1,5 +1,3 @@
-import { expiredSelfPayload } from '../audit/audit-payloads';
-import { Audited } from '../audit/audited.decorator';
 import { Controller, Delete, Get, Headers, Inject, Param, Put, Query, Res } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
@@ -13,6 +11,8 @@ import {
 import { AuthService } from './auth.service';
 import type { AuthenticationJson, AuthenticationRecord } from './authentication.record';
 import { clearSession } from './session-cookies';
+import { expiredSelfPayload } from '../audit/audit-payloads';
+import { Audited } from '../audit/audited.decorator';
 
 /** Always mounted, whichever methods are enabled. Namespaced tokens are refused on all of it. */
 @ApiTags('authentication')

@@ -3,8 +3,6 @@
  * own: storage types and authorization it does not run are refused, settings it accepts but ignores are warned
  * about. Runs after every key has been decoded, so it reports alongside the type errors, in the same ConfigError.
  */
-import { patternProblem } from '../audit/audit-filter';
-import { templateProblem } from '../audit/sinks/webhook-template';
 import { existsSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { AnySchema, yamlKey } from './config.fields';
@@ -12,6 +10,8 @@ import type { RuleContext } from './config.loader';
 import { CONFIG_SCHEMA } from './config.schema';
 import type { FlagpoleConfig } from './config.types';
 import { defaultDataDir } from './data-dir';
+import { patternProblem } from '../audit/audit-filter';
+import { templateProblem } from '../audit/sinks/webhook-template';
 
 export function applyRules(config: FlagpoleConfig, ctx: RuleContext): void {
   checkVersion(config, ctx);

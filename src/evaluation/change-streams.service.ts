@@ -125,10 +125,6 @@ export class ChangeStreams implements OnModuleInit, OnModuleDestroy {
     for (const channel of this.channels.values()) for (const stream of channel.streams) stream.raw.end();
   }
 
-  get open(): number {
-    return this.count;
-  }
-
   /**
    * The stream routes' handler (both the fast one and Nest's): the request's `Last-Event-ID` and the authentication
    * the guard put on it. Resolves with the reply, which is then the stream's (Fastify's sign that it is answered).

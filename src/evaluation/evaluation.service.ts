@@ -24,6 +24,7 @@ import type {
   VariantEvaluationResponse,
 } from './evaluation.schemas';
 import { SnapshotCache } from './snapshot-cache.service';
+import { then, type MaybePromise } from '../common/maybe-async';
 
 /** Wall-clock time with sub-millisecond precision, as Flipt stamps evaluations. */
 function wallClock(): number {
@@ -35,8 +36,6 @@ function domainError(e: unknown): unknown {
   if (e instanceof EvaluationError) return e.kind === 'NOT_FOUND' ? new NotFoundError(e.message.replace(/ not found$/, '')) : new InvalidError(e.message);
   return e;
 }
-
-type Answer<T> = T | Promise<T>;
 
 /** One flag's outcome, of whichever type the flag has. */
 export type FlagOutcome = { type: 'VARIANT'; outcome: VariantOutcome } | { type: 'BOOLEAN'; outcome: BooleanOutcome };
@@ -64,20 +63,18 @@ export class EvaluationService {
    * The single and batch evaluations answer synchronously when their snapshots are in memory (the usual case) and
    * with a promise while one loads; the fast path hands either to Fastify.
    */
-  variant(req: EvaluationRequest): Answer<VariantEvaluationResponse> {
+  variant(req: EvaluationRequest): MaybePromise<VariantEvaluationResponse> {
     const start = performance.now();
     const namespace = namespaceOr(req.namespaceKey);
     const snapshot = this.snapshots.get(namespace);
-    if (snapshot instanceof Promise) return snapshot.then((s) => this.answerVariant(s, req, namespace, start));
-    return this.answerVariant(snapshot, req, namespace, start);
+    return then(snapshot, (s) => this.answerVariant(s, req, namespace, start));
   }
 
-  boolean(req: EvaluationRequest): Answer<BooleanEvaluationResponse> {
+  boolean(req: EvaluationRequest): MaybePromise<BooleanEvaluationResponse> {
     const start = performance.now();
     const namespace = namespaceOr(req.namespaceKey);
     const snapshot = this.snapshots.get(namespace);
-    if (snapshot instanceof Promise) return snapshot.then((s) => this.answerBoolean(s, req, namespace, start));
-    return this.answerBoolean(snapshot, req, namespace, start);
+    return then(snapshot, (s) => this.answerBoolean(s, req, namespace, start));
   }
 
   private answerVariant(snapshot: Snapshot, req: EvaluationRequest, namespace: string, start: number): VariantEvaluationResponse {
@@ -98,7 +95,7 @@ export class EvaluationService {
    * Each item in its own namespace, all items of one namespace against the same snapshot; unknown flags become error
    * items; any other error fails the batch.
    */
-  batch(batch: BatchEvaluationRequest): Answer<BatchEvaluationResponse> {
+  batch(batch: BatchEvaluationRequest): MaybePromise<BatchEvaluationResponse> {
     const start = performance.now();
     const requestId = batch.requestId || randomUUID();
     const items = batch.requests;

@@ -1,4 +1,3 @@
-import { Audited } from '../audit/audited.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { EmptyResponse, ListQuery } from '../common/list.dto';
@@ -7,6 +6,7 @@ import {
 } from './namespace.dto';
 import { NamespacesService } from './namespaces.service';
 import { Excludable, NamespaceScoped, Unscoped } from '../auth/auth.decorators';
+import { Audited } from '../audit/audited.decorator';
 
 @Excludable('management')
 @NamespaceScoped('key')

@@ -18,6 +18,7 @@ import {
   bulkEtag, configurationAnswer, etagMatches, eventStreamOf, failureItem, flagAnswer, type OfrepBulk, type OfrepFailure, type OfrepFlag,
 } from './ofrep-answer';
 import type { OfrepBulkRequest, OfrepRequest } from './ofrep-request';
+import { then, type MaybePromise } from '../common/maybe-async';
 
 /** A bulk answer: its ETag, and its body unless the client's copy is current (304). */
 export interface BulkAnswer {
@@ -47,7 +48,7 @@ export class OfrepService {
   evaluate(namespace: string, flagKey: string, request: OfrepRequest): OfrepFlag | Promise<OfrepFlag> {
     const start = performance.now();
     const input = { flagKey, entityId: request.entityId, context: request.context };
-    return withSnapshot(this.snapshots.get(namespace), (snapshot) => flagAnswer(this.evaluation.evaluateFlag(snapshot, input, start)));
+    return then(this.snapshots.get(namespace), (snapshot) => flagAnswer(this.evaluation.evaluateFlag(snapshot, input, start)));
   }
 
   /**
@@ -56,7 +57,7 @@ export class OfrepService {
    * names the namespace's event stream, under `pathPrefix` (the proxy's `X-Forwarded-Prefix`).
    */
   bulk(namespace: string, request: OfrepBulkRequest, ifNoneMatch: string | undefined, pathPrefix = '', heard?: string): BulkAnswer | Promise<BulkAnswer> {
-    return withSnapshot(this.snapshotFor(namespace, heard), (snapshot) => this.bulkOf(snapshot, namespace, request, ifNoneMatch, pathPrefix));
+    return then(this.snapshotFor(namespace, heard), (snapshot) => this.bulkOf(snapshot, namespace, request, ifNoneMatch, pathPrefix));
   }
 
   /**
@@ -64,7 +65,7 @@ export class OfrepService {
    * instance that has a write this one has yet to receive: a tag other than this snapshot's has the snapshot
    * confirmed against the database (SnapshotCache.confirm), so the refetch is not answered from before the write.
    */
-  private snapshotFor(namespace: string, heard: string | undefined): Snapshot | Promise<Snapshot> {
+  private snapshotFor(namespace: string, heard: string | undefined): MaybePromise<Snapshot> {
     const snapshot = this.snapshots.get(namespace);
     if (heard === undefined || snapshot instanceof Promise || heard === namespaceTag(namespace, snapshot.version)) return snapshot;
     return this.snapshots.confirm(namespace);
@@ -89,10 +90,6 @@ export class OfrepService {
       throw e;
     }
   }
-}
-
-function withSnapshot<T>(snapshot: Snapshot | Promise<Snapshot>, answer: (snapshot: Snapshot) => T): T | Promise<T> {
-  return snapshot instanceof Promise ? snapshot.then(answer) : answer(snapshot);
 }
 
 function listedByDefault(snapshot: Snapshot): string[] {

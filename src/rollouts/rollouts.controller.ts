@@ -1,10 +1,10 @@
-import { Audited } from '../audit/audited.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { EmptyResponse, ListQuery } from '../common/list.dto';
 import { OrderRolloutsRequest, RolloutListResponse, RolloutRequest, RolloutResponse } from './rollout.dto';
 import { RolloutsService } from './rollouts.service';
 import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
+import { Audited } from '../audit/audited.decorator';
 
 /**
  * Rollouts exist only under a namespace (no legacy un-namespaced routes), so the path parameter is the request's

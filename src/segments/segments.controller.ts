@@ -1,4 +1,3 @@
-import { Audited } from '../audit/audited.decorator';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { EmptyResponse, ListQuery } from '../common/list.dto';
@@ -8,6 +7,7 @@ import { ConstraintsService } from './constraints.service';
 import { SegmentsService } from './segments.service';
 import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
 import { RequestNamespace } from '../auth/request-namespace.decorator';
+import { Audited } from '../audit/audited.decorator';
 
 @Excludable('management')
 @NamespaceScoped()

@@ -1,4 +1,3 @@
-import { AuditRecord } from '../audit/audit-record.entity';
 import type { Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { Authentication } from '../auth/authentication.entity';
@@ -14,6 +13,7 @@ import { Rule } from '../rules/rule.entity';
 import { Constraint } from '../segments/constraint.entity';
 import { Segment } from '../segments/segment.entity';
 import { dialectOf, migrationsPath } from './dialects';
+import { AuditRecord } from '../audit/audit-record.entity';
 
 export const ENTITIES = [Namespace, Flag, Variant, Segment, Constraint, Rule, RuleSegment, Distribution, Rollout, RolloutSegment,
   Authentication, OperationLock, AuditRecord];

@@ -1,10 +1,10 @@
-import { createdTokenPayload } from '../../../audit/audit-payloads';
-import { Audited } from '../../../audit/audited.decorator';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CreateTokenRequest, CreateTokenResponse } from './token.dto';
 import { TokenService } from './token.service';
 import { Authenticated } from '../../auth.decorators';
+import { createdTokenPayload } from '../../../audit/audit-payloads';
+import { Audited } from '../../../audit/audited.decorator';
 
 /** Mounted only when the token method is enabled. Needs a non-namespaced authentication when auth is required. */
 @Authenticated()
