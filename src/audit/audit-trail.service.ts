@@ -5,7 +5,7 @@
  * `limits.max_audit_backlog`. Each event is delivered by the instance that committed its write, once.
  *
  * Flipt batches events for its sinks (`audit.buffer`); Flagpole hands each event on at once, so a webhook fires
- * within milliseconds of the write (decisions.md). The buffer keys are accepted and have no effect.
+ * within milliseconds of the write (docs/api.md, differences). The buffer keys are accepted and have no effect.
  */
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
@@ -83,7 +83,7 @@ export class AuditTrail implements BeforeApplicationShutdown, OnApplicationShutd
   /** A committed change: stored and sent on, in the background. */
   record(event: AuditEvent, subject: AuditSubject): void {
     this.store?.push({ id: auditId(Date.parse(event.timestamp)), event, subject });
-    if (!this.matches(event.type, event.action)) return;
+    if (this.sinks.length === 0 || !this.matches(event.type, event.action)) return;
     for (const sink of this.sinks) sink.send(event);
     this.counted?.delivered.inc();
   }
@@ -139,7 +139,7 @@ export class AuditTrail implements BeforeApplicationShutdown, OnApplicationShutd
 
   private metrics(metrics: MetricsRegistry) {
     const registers = [metrics.registry];
-    const queues = () => [this.store?.waiting ?? 0];
+    const backlog = () => this.store?.waiting ?? 0;
     return {
       delivered: new Counter({ name: 'flagpole_audit_events_total', help: 'Audit events handed to the sinks', registers }),
       dropped: new Counter({ name: 'flagpole_audit_events_dropped_total', help: 'Audit events given up on, by destination', labelNames: ['sink'], registers }),
@@ -148,7 +148,7 @@ export class AuditTrail implements BeforeApplicationShutdown, OnApplicationShutd
         help: 'Audit events waiting to be written to the stored trail',
         registers,
         collect() {
-          this.set(queues()[0]);
+          this.set(backlog());
         },
       }),
     };

@@ -1,4 +1,4 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { tap, type Observable } from 'rxjs';
@@ -17,6 +17,8 @@ import { AUDITED, type AuditedRoute } from './audited-route';
  */
 @Injectable()
 export class AuditInterceptor implements NestInterceptor {
+  private readonly logger = new Logger('Audit');
+
   constructor(
     private readonly reflector: Reflector,
     private readonly trail: AuditTrail,
@@ -26,7 +28,16 @@ export class AuditInterceptor implements NestInterceptor {
     const route = this.reflector.get<AuditedRoute | undefined>(AUDITED, context.getHandler());
     if (!route) return next.handle();
     const request = context.switchToHttp().getRequest<FastifyRequest & AuthenticatedRequest>();
-    return next.handle().pipe(tap((answer) => this.record(route, request, answer)));
+    return next.handle().pipe(
+      tap((answer) => {
+        // The write has committed: a fault in recording it must not turn its answer into an error.
+        try {
+          this.record(route, request, answer);
+        } catch (e) {
+          this.logger.error(`audit event of ${request.method} ${request.url} not recorded: ${(e as Error).message}`);
+        }
+      }),
+    );
   }
 
   private record(route: AuditedRoute, request: FastifyRequest & AuthenticatedRequest, answer: unknown): void {

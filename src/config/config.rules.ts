@@ -206,10 +206,15 @@ function checkAudit(config: FlagpoleConfig, ctx: RuleContext): void {
       ctx.issue([...sinks, 'webhook', 'url'], 'cannot be set together with audit.sinks.webhook.templates');
     }
   }
+  if (webhook.enabled && webhook.url !== '') {
+    const problem = urlProblem(webhook.url);
+    if (problem) ctx.issue([...sinks, 'webhook', 'url'], problem);
+  }
   webhook.templates.forEach((t, i) => {
-    if (t.url === '') ctx.issue([...sinks, 'webhook', 'templates', String(i), 'url'], 'is required');
-    const problem = templateProblem(t.body);
-    if (problem) ctx.issue([...sinks, 'webhook', 'templates', String(i), 'body'], problem);
+    const urlIssue = t.url === '' ? 'is required' : urlProblem(t.url);
+    if (urlIssue) ctx.issue([...sinks, 'webhook', 'templates', String(i), 'url'], urlIssue);
+    const bodyIssue = templateProblem(t.body);
+    if (bodyIssue) ctx.issue([...sinks, 'webhook', 'templates', String(i), 'body'], bodyIssue);
   });
   if (kafka.enabled) {
     ctx.issue([...sinks, 'kafka', 'enabled'], 'the kafka sink is not supported by Flagpole; use audit.sinks.webhook or audit.sinks.log');
@@ -217,6 +222,16 @@ function checkAudit(config: FlagpoleConfig, ctx: RuleContext): void {
   for (const pattern of config.audit.events) {
     const problem = patternProblem(pattern);
     if (problem) ctx.issue(['audit', 'events'], problem);
+  }
+}
+
+/** Webhooks are posted over HTTP(S): anything else is refused when the configuration loads. */
+function urlProblem(url: string): string | null {
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'http:' || protocol === 'https:' ? null : `must be an http or https URL, got ${JSON.stringify(url)}`;
+  } catch {
+    return `must be an http or https URL, got ${JSON.stringify(url)}`;
   }
 }
 

@@ -403,12 +403,17 @@ describe('log sink', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  /** Starts a Flagpole logging audit events to a new file, runs `writes`, and waits for `count` lines. */
-  async function logOf(encoding: string, count: number, writes: (api: Api) => Promise<void>): Promise<string[]> {
-    const file = join(dir, `audit-${encoding || 'default'}.log`);
-    const fp = await startFlagpole({
-      FLAGPOLE_AUDIT_SINKS_LOG_ENABLED: 'true', FLAGPOLE_AUDIT_SINKS_LOG_FILE: file, FLAGPOLE_AUDIT_SINKS_LOG_ENCODING: encoding,
-    });
+  /**
+   * Starts a Flagpole logging audit events to a new file (or, with `intoMainLog`, into the main log's file at level
+   * ERROR), runs `writes`, and waits for `count` lines.
+   */
+  async function logOf(encoding: string, count: number, writes: (api: Api) => Promise<void>, intoMainLog = false): Promise<string[]> {
+    const file = join(dir, `audit-${encoding || 'default'}${intoMainLog ? '-main' : ''}.log`);
+    const fp = await startFlagpole(
+      intoMainLog
+        ? { FLAGPOLE_AUDIT_SINKS_LOG_ENABLED: 'true', FLAGPOLE_LOG_FILE: file, FLAGPOLE_LOG_ENCODING: 'json', FLAGPOLE_LOG_LEVEL: 'ERROR' }
+        : { FLAGPOLE_AUDIT_SINKS_LOG_ENABLED: 'true', FLAGPOLE_AUDIT_SINKS_LOG_FILE: file, FLAGPOLE_AUDIT_SINKS_LOG_ENCODING: encoding },
+    );
     try {
       await writes(client(fp.url));
       const end = Date.now() + 10_000;
@@ -449,5 +454,14 @@ describe('log sink', () => {
     expect(lines[0]).toContain('flag:created');
     const event = JSON.parse(lines[0].slice(lines[0].indexOf('{')));
     expect(event).toMatchObject({ version: '0.2', type: 'flag', action: 'created', payload: { key: 'readable' } });
+  });
+
+  it('without a file: an `audit event` entry in the main log, even when the main log shows only errors', async () => {
+    const lines = await logOf('', 1, async (api) => {
+      await createFlag(api, 'default', 'main-logged');
+    }, true);
+    const entries = lines.map((line) => JSON.parse(line)).filter((entry) => entry.event);
+    expect(entries).toHaveLength(1);
+    expect(entries[0].event).toMatchObject({ version: '0.2', type: 'flag', action: 'created', payload: { key: 'main-logged' } });
   });
 });

@@ -10,13 +10,18 @@ import type { AuditSink } from './audit-sink';
 export class LogSink implements AuditSink {
   readonly name = 'log';
   private readonly file: ReturnType<typeof pino.destination> | null;
+  private readonly mainLog: Logger;
 
   constructor(
     file: string,
     private readonly encoding: 'json' | 'console',
-    private readonly mainLog: Logger,
+    mainLog: Logger,
   ) {
     this.file = file ? pino.destination({ dest: file, sync: false, mkdir: true, append: true }) : null;
+    // A file that cannot be opened or written is reported, not fatal: the stored trail and other sinks go on.
+    this.file?.on('error', (e: Error) => mainLog.error({ context: 'Audit' }, `audit log ${file}: ${e.message}`));
+    // Audit entries are written whatever `log.level` is: they are a record, not diagnostics.
+    this.mainLog = mainLog.child({ context: 'Audit' }, { level: 'info' });
   }
 
   send(event: AuditEvent): void {
