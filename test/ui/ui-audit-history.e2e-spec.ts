@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { bearer, BOOTSTRAP, createToken, eventually, TOKEN_REQUIRED } from '../auth/support';
 import { client, RunningFlagpole, startFlagpole } from '../support/flagpole';
-import { browserDescribe, buildUiOnce, collectPageErrors, launchBrowser } from './support/browser';
+import { browserDescribe, buildUiOnce, collectPageErrors, launchBrowser, signInWithToken } from './support/browser';
 
 jest.setTimeout(90_000);
 
@@ -71,10 +71,7 @@ browserDescribe('the audit trail in the web UI', () => {
     page.setDefaultTimeout(10_000);
     errors = collectPageErrors(page);
     // The browser signs in as release-manager; the API calls below are the bootstrap token's.
-    await page.goto(`${fp.url}/`);
-    await page.getByLabel('Client token').fill(clientToken);
-    await page.getByRole('button', { name: 'Sign in with token' }).click();
-    await page.getByRole('heading', { name: 'Flags', level: 1 }).waitFor();
+    await signInWithToken(page, fp.url, clientToken);
   });
   afterAll(async () => {
     await browser?.close();

@@ -131,7 +131,7 @@ browserDescribe('the console answering as OFREP', () => {
     const curl = await page.evaluate(() => (globalThis as unknown as InPage).navigator.clipboard.readText());
     expect(curl).toContain(`curl -s ${fp.url}/ofrep/v1/evaluate/flags/checkout `);
     expect(curl).toContain(`-H 'X-Flipt-Namespace: ${NS}'`);
-    expect(curl).toContain(`-H 'Authorization: Bearer $FLAGPOLE_TOKEN'`);
+    expect(curl).toContain(`-H "Authorization: Bearer $FLAGPOLE_TOKEN"`);
     // Run as pasted into a shell (authentication is off here, so any token does). Asynchronously: the server answering
     // it runs in this process.
     const { stdout } = await promisify(execFile)('bash', ['-c', curl], { env: { ...process.env, FLAGPOLE_TOKEN: 'unused' }, timeout: 10_000 });

@@ -9,8 +9,10 @@
  *   /namespaces/:ns/console[?flag=key]                 evaluation console
  *   /namespaces/:ns/audit                              audit trail
  *   /settings/tokens                                   static tokens
+ *
+ * A namespace's pages are shown only when it exists; otherwise the page says it does not (ExistingNamespace).
  */
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { AuditPage } from './pages/audit-page';
 import { ConsolePage } from './pages/console-page';
 import { FlagPage } from './pages/flag-page';
@@ -23,6 +25,7 @@ import { SegmentPage } from './pages/segment-page';
 import { SegmentsPage } from './pages/segments-page';
 import { TokensPage } from './pages/tokens-page';
 import { navigate, path, useRoute } from './routing/hash-router';
+import { ExistingNamespace } from './session/existing-namespace';
 import { lastNamespace } from './session/namespaces';
 
 export function Routes() {
@@ -32,10 +35,21 @@ export function Routes() {
   if (top === 'settings' && ns === 'tokens' && !section) return <TokensPage />;
   if (top !== 'namespaces' || rest.length > 0) return <NotFoundPage />;
   if (!ns) return <NamespacesPage />;
+  if (section === undefined) return <Redirect to={path('namespaces', ns, 'flags')} />;
+  const page = namespacePage(ns, section, key);
+  if (!page) return <NotFoundPage />;
+  // Keyed by namespace, so that another namespace is looked up afresh rather than shown with this one's answer.
+  return (
+    <ExistingNamespace key={ns} ns={ns}>
+      {page}
+    </ExistingNamespace>
+  );
+}
+
+/** The page at `/namespaces/:ns/:section[/:key]`, or null for an address that names none. */
+function namespacePage(ns: string, section: string, key: string | undefined): ReactNode {
   // `key` makes React start a page afresh for another flag or segment instead of reusing its state.
   switch (section) {
-    case undefined:
-      return <Redirect to={path('namespaces', ns, 'flags')} />;
     case 'flags':
       return key ? <FlagPage key={`${ns}/${key}`} ns={ns} flagKey={key} /> : <FlagsPage key={ns} ns={ns} />;
     case 'segments':
@@ -43,13 +57,13 @@ export function Routes() {
     case 'create':
       if (key === 'flag') return <NewFlagPage key={ns} ns={ns} />;
       if (key === 'segment') return <NewSegmentPage key={ns} ns={ns} />;
-      return <NotFoundPage />;
+      return null;
     case 'console':
-      return key ? <NotFoundPage /> : <ConsolePage key={ns} ns={ns} />;
+      return key ? null : <ConsolePage key={ns} ns={ns} />;
     case 'audit':
-      return key ? <NotFoundPage /> : <AuditPage key={ns} ns={ns} />;
+      return key ? null : <AuditPage key={ns} ns={ns} />;
     default:
-      return <NotFoundPage />;
+      return null;
   }
 }
 

@@ -85,3 +85,11 @@ export function isFocused(locator: Locator): Promise<boolean> {
 export function sessionItem(page: Page, key: string): Promise<string | null> {
   return page.evaluate((k) => (globalThis as unknown as InPage).sessionStorage.getItem(k), key);
 }
+
+/** Opens the UI at `url` and signs in on its login page with a static token; resolves on the flags page. */
+export async function signInWithToken(page: Page, url: string, token: string): Promise<void> {
+  await page.goto(`${url}/`);
+  await page.getByLabel('Client token').fill(token);
+  await page.getByRole('button', { name: 'Sign in with token' }).click();
+  await page.getByRole('heading', { name: 'Flags', level: 1 }).waitFor();
+}

@@ -14,6 +14,9 @@ export async function listNamespaces(signal?: AbortSignal): Promise<Namespace[]>
   return (await api.get<{ namespaces: Namespace[] } & Page>(base, { signal })).namespaces;
 }
 
+/** One namespace; a 404 (`namespace "x" not found`) says it does not exist. */
+export const getNamespace = (key: string, signal?: AbortSignal) => api.get<Namespace>(`${base}/${enc(key)}`, { signal });
+
 export const createNamespace = (input: NamespaceInput) => api.post<Namespace>(base, input);
 
 export const updateNamespace = (input: NamespaceInput) =>

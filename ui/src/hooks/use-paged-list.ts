@@ -5,19 +5,28 @@
  * "Previous" works (the API's tokens only go forward). The API has no search parameter, so a search term switches
  * to a scan: the whole list is read in large pages (abandoned as soon as the term changes), matches are collected
  * as they arrive and shown one page at a time like the rest.
+ *
+ * What is shown always belongs to the term in the search box: until the typing pauses nothing is shown (the old
+ * term's matches under the new term would read as its answer), and each answer is kept with the list and term it was
+ * asked for, so one that belongs to another is never shown, not even in the one render before a new scan starts.
  */
 import { useEffect, useRef, useState } from 'react';
 import { messageOf } from '../api/client';
 import type { PageFetcher } from '../api/paging';
+import { useDebounced } from './use-debounced';
 
 /** Items per request while searching: few requests for 1,000 flags, each still small. */
 const SCAN_PAGE = 250;
+
+/** A search starts when the typing pauses this long, not at every key. */
+const TYPING_PAUSE_MS = 250;
 
 export interface PagedListOptions<T> {
   /** What is listed (a namespace key): a change starts again at the first page. */
   listKey: string;
   fetchPage: PageFetcher<T>;
   pageSize: number;
+  /** The search box's text as typed (the list waits for the typing to pause). */
   search: string;
   matches(item: T, term: string): boolean;
 }
@@ -42,6 +51,8 @@ export interface PagedList<T> {
 }
 
 interface Shown<T> {
+  /** The list and term this page was read for. */
+  subject: string;
   items: T[];
   total?: number;
   hasNext: boolean;
@@ -50,6 +61,8 @@ interface Shown<T> {
 }
 
 interface Scan<T> {
+  /** The list and term this scan is for. */
+  subject: string;
   matches: T[];
   scanned: number;
   of?: number;
@@ -63,14 +76,18 @@ export function usePagedList<T>({ listKey, fetchPage, pageSize, search, matches 
   const matchesRef = useRef(matches);
   matchesRef.current = matches;
 
-  const term = search.trim().toLowerCase();
+  const typed = search.trim().toLowerCase();
+  const settled = useDebounced(typed, TYPING_PAUSE_MS);
+  // A cleared box needs no pause: the plain list comes back at once.
+  const term = typed ? settled : '';
+  const subject = JSON.stringify([listKey, term]);
   const identity = JSON.stringify([listKey, pageSize, term]);
   const [pageIndex, setPageIndex] = useState(0);
   const [seenIdentity, setSeenIdentity] = useState(identity);
   const tokens = useRef<string[]>(['']);
   const [version, setVersion] = useState(0);
-  const [shown, setShown] = useState<Shown<T>>({ items: [], hasNext: false, loading: true });
-  const [scan, setScan] = useState<Scan<T>>({ matches: [], scanned: 0, done: false });
+  const [shown, setShown] = useState<Shown<T>>({ subject, items: [], hasNext: false, loading: true });
+  const [scan, setScan] = useState<Scan<T>>({ subject, matches: [], scanned: 0, done: false });
 
   // Another list, page size or search term: back to the first page (adjusted during render, before any effect runs).
   if (identity !== seenIdentity) {
@@ -93,9 +110,11 @@ export function usePagedList<T>({ listKey, fetchPage, pageSize, search, matches 
         }
         tokens.current.length = pageIndex + 1;
         if (page.nextPageToken) tokens.current.push(page.nextPageToken);
-        setShown({ items: page.items, total: page.totalCount, hasNext: Boolean(page.nextPageToken), loading: false });
+        setShown({ subject, items: page.items, total: page.totalCount, hasNext: Boolean(page.nextPageToken), loading: false });
       },
-      (e) => !controller.signal.aborted && setShown((s) => ({ ...s, loading: false, error: messageOf(e) })),
+      (e) =>
+        !controller.signal.aborted &&
+        setShown((s) => ({ ...(s.subject === subject ? s : { items: [], hasNext: false }), subject, loading: false, error: messageOf(e) })),
     );
     return () => controller.abort();
   }, [identity, pageIndex, version]); // `identity` stands for the list, the page size and the term
@@ -105,7 +124,7 @@ export function usePagedList<T>({ listKey, fetchPage, pageSize, search, matches 
     const controller = new AbortController();
     const found: T[] = [];
     let scanned = 0;
-    setScan({ matches: [], scanned: 0, done: false });
+    setScan({ subject, matches: [], scanned: 0, done: false });
     void (async () => {
       let token = '';
       try {
@@ -115,10 +134,10 @@ export function usePagedList<T>({ listKey, fetchPage, pageSize, search, matches 
           scanned += page.items.length;
           for (const item of page.items) if (matchesRef.current(item, term)) found.push(item);
           token = page.nextPageToken;
-          setScan({ matches: found.slice(), scanned, of: page.totalCount, done: !token });
+          setScan({ subject, matches: found.slice(), scanned, of: page.totalCount, done: !token });
         } while (token);
       } catch (e) {
-        if (!controller.signal.aborted) setScan({ matches: found.slice(), scanned, done: true, error: messageOf(e) });
+        if (!controller.signal.aborted) setScan({ subject, matches: found.slice(), scanned, done: true, error: messageOf(e) });
       }
     })();
     return () => controller.abort();
@@ -132,16 +151,20 @@ export function usePagedList<T>({ listKey, fetchPage, pageSize, search, matches 
     next: () => setPageIndex((i) => i + 1),
     reload: () => setVersion((v) => v + 1),
   };
-  if (!term) return { ...common, ...shown };
+  // Still typing: no answer yet belongs to the text in the box.
+  if (typed !== term) return { ...common, items: [], loading: true, hasNext: false, scan: { scanned: 0, done: false } };
+  if (!term) return { ...common, ...(shown.subject === subject ? shown : { items: [], hasNext: false, loading: true }) };
+  // Another term's scan, in the render before this term's starts: as if this one had read nothing yet.
+  const current = scan.subject === subject ? scan : { matches: [], scanned: 0, done: false, of: undefined, error: undefined };
   const start = pageIndex * pageSize;
   return {
     ...common,
-    items: scan.matches.slice(start, start + pageSize),
-    loading: !scan.done && scan.matches.length <= start + pageSize,
-    error: scan.error,
-    total: scan.done ? scan.matches.length : undefined,
-    hasNext: scan.matches.length > start + pageSize,
-    scan: { scanned: scan.scanned, of: scan.of, done: scan.done },
+    items: current.matches.slice(start, start + pageSize),
+    loading: !current.done && current.matches.length <= start + pageSize,
+    error: current.error,
+    total: current.done ? current.matches.length : undefined,
+    hasNext: current.matches.length > start + pageSize,
+    scan: { scanned: current.scanned, of: current.of, done: current.done },
   };
 }
 

@@ -39,6 +39,11 @@ export function Shell({ children }: { children: ReactNode }) {
   const topbar = state.ui.topbar;
   const barStyle = topbar?.color ? { background: topbar.color, color: readableTextOn(topbar.color) } : undefined;
   const section = route.segments[0] === 'namespaces' && route.segments[2] ? route.segments[2] : '';
+  // The address's namespace is always a choice (one created since the list loaded, one that does not exist):
+  // otherwise the switcher would show the first namespace as if it were the one on the page.
+  const named = route.segments[0] === 'namespaces' && Boolean(route.segments[1]);
+  const listed = namespaces.data ?? [];
+  const choices = !namespaces.data || (named && !listed.some((n) => n.key === ns)) ? [...listed, { key: ns, name: ns }] : listed;
   const current = (s: string) => (section === s ? 'page' : undefined);
   const who = state.self?.metadata['io.flagpole.auth.email'] ?? state.self?.metadata['io.flagpole.auth.name']
     ?? state.self?.metadata['io.flagpole.auth.token.name'] ?? (state.via === 'token' ? 'client token' : undefined);
@@ -62,7 +67,7 @@ export function Shell({ children }: { children: ReactNode }) {
             value={ns}
             onChange={(e) => navigate(path('namespaces', e.target.value, SCOPED.some((s) => s.section === section) ? section : 'flags'))}
           >
-            {(namespaces.data ?? [{ key: ns, name: ns }]).map((n) => (
+            {choices.map((n) => (
               <option key={n.key} value={n.key}>
                 {n.name === n.key ? n.key : `${n.name} (${n.key})`}
               </option>

@@ -18,6 +18,7 @@ import { useLoad } from '../hooks/use-load';
 import { prettyJson } from '../lib/json';
 import { randomId } from '../lib/random-id';
 import { useRoute } from '../routing/hash-router';
+import { useSession } from '../session/session';
 
 type Protocol = 'flagpole' | 'ofrep';
 type Result = { kind: 'variant'; r: VariantEvaluation } | { kind: 'boolean'; r: BooleanEvaluation };
@@ -38,10 +39,17 @@ const REASONS: Record<string, string> = {
 /** A shell word: single-quoted, any quote inside closed, escaped and reopened. */
 const shellWord = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
 
-/** The request as a curl command, with a placeholder for the token the user has. */
+/** The variable the copied command takes the token from; the console says so beside the button. */
+const TOKEN_VARIABLE = 'FLAGPOLE_TOKEN';
+
+/**
+ * The request as a curl command. Everything the user typed is single-quoted, so the shell passes it as it is; the
+ * Authorization header alone is double-quoted, so that the shell puts the token in for `$FLAGPOLE_TOKEN` (single
+ * quotes would send the variable's name, and every call would answer 401).
+ */
 function curlOf(url: string, body: unknown, headers: Record<string, string> = {}): string {
-  const all = Object.entries({ 'Content-Type': 'application/json', ...headers, Authorization: 'Bearer $FLAGPOLE_TOKEN' });
-  return `curl -s ${url} ${all.map(([k, v]) => `-H ${shellWord(`${k}: ${v}`)}`).join(' ')} -d ${shellWord(JSON.stringify(body))}`;
+  const quoted = Object.entries({ 'Content-Type': 'application/json', ...headers }).map(([k, v]) => `-H ${shellWord(`${k}: ${v}`)}`);
+  return `curl -s ${url} ${quoted.join(' ')} -H "Authorization: Bearer $${TOKEN_VARIABLE}" -d ${shellWord(JSON.stringify(body))}`;
 }
 
 export function ConsolePage({ ns }: { ns: string }) {
@@ -52,6 +60,8 @@ export function ConsolePage({ ns }: { ns: string }) {
   const [protocol, setProtocol] = useState<Protocol>('flagpole');
   const [result, setResult] = useState<Answer>();
   const protocolHint = useId();
+  const { state } = useSession();
+  const tokenRequired = state.status === 'ready' && state.required;
   // Flag keys for the suggestions; limit 0 asks for all of them in one call.
   const flags = useLoad((signal) => flagPages(ns)(0, '', signal), [ns]);
 
@@ -140,6 +150,12 @@ export function ConsolePage({ ns }: { ns: string }) {
             </button>
             <CopyButton text={curl} label="Copy as curl" />
           </div>
+          {tokenRequired && (
+            <p className="hint">
+              The command reads your client token from <code>${TOKEN_VARIABLE}</code>: run{' '}
+              <code className="nowrap">export {TOKEN_VARIABLE}=…</code> first.
+            </p>
+          )}
         </form>
         <section className="card result" aria-labelledby="result-heading" aria-live="polite">
           <h2 id="result-heading">Result</h2>

@@ -8,7 +8,6 @@ import { useNotify } from '../components/notices';
 import { PageHeader } from '../components/page-header';
 import { Pager } from '../components/pager';
 import { Switch } from '../components/switch';
-import { useDebounced } from '../hooks/use-debounced';
 import { matchesKeyNameDescription, usePagedList } from '../hooks/use-paged-list';
 import { formatDate } from '../lib/format';
 import { path } from '../routing/hash-router';
@@ -18,8 +17,7 @@ import { SearchBox } from '../components/search-box';
 export function FlagsPage({ ns }: { ns: string }) {
   const [search, setSearch] = useState('');
   const [pageSize, setPageSize] = useState(25);
-  const term = useDebounced(search, 250);
-  const list = usePagedList<Flag>({ listKey: ns, fetchPage: flagPages(ns), pageSize, search: term, matches: matchesKeyNameDescription });
+  const list = usePagedList<Flag>({ listKey: ns, fetchPage: flagPages(ns), pageSize, search, matches: matchesKeyNameDescription });
   const [toggleError, setToggleError] = useState<string>();
   const [pending, setPending] = useState<string>();
   const notify = useNotify();
@@ -87,7 +85,7 @@ export function FlagsPage({ ns }: { ns: string }) {
         </table>
         {!list.loading && list.items.length === 0 && !list.error && (
           <p className="empty">
-            {term ? `No flag matches "${term}".` : 'No flags in this namespace yet. Create the first one with "New flag".'}
+            {search.trim() ? `No flag matches "${search.trim()}".` : 'No flags in this namespace yet. Create the first one with "New flag".'}
           </p>
         )}
       </div>

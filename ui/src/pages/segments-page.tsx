@@ -6,7 +6,6 @@ import { ErrorMessage } from '../components/error-message';
 import { PageHeader } from '../components/page-header';
 import { Pager } from '../components/pager';
 import { SearchBox } from '../components/search-box';
-import { useDebounced } from '../hooks/use-debounced';
 import { matchesKeyNameDescription, usePagedList } from '../hooks/use-paged-list';
 import { formatDate } from '../lib/format';
 import { path } from '../routing/hash-router';
@@ -15,8 +14,7 @@ import { Link } from '../routing/link';
 export function SegmentsPage({ ns }: { ns: string }) {
   const [search, setSearch] = useState('');
   const [pageSize, setPageSize] = useState(25);
-  const term = useDebounced(search, 250);
-  const list = usePagedList<Segment>({ listKey: ns, fetchPage: segmentPages(ns), pageSize, search: term, matches: matchesKeyNameDescription });
+  const list = usePagedList<Segment>({ listKey: ns, fetchPage: segmentPages(ns), pageSize, search, matches: matchesKeyNameDescription });
 
   return (
     <>
@@ -60,7 +58,7 @@ export function SegmentsPage({ ns }: { ns: string }) {
           </tbody>
         </table>
         {!list.loading && list.items.length === 0 && !list.error && (
-          <p className="empty">{term ? `No segment matches "${term}".` : 'No segments in this namespace yet.'}</p>
+          <p className="empty">{search.trim() ? `No segment matches "${search.trim()}".` : 'No segments in this namespace yet.'}</p>
         )}
       </div>
       <Pager list={list} noun="segments" onPageSize={setPageSize} />
