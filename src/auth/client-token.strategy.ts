@@ -12,7 +12,7 @@ import { RequestStrategy, type Validation } from './auth-strategies';
 import { isExpired, type AuthenticationRecord } from './authentication.record';
 import { AuthenticationStore } from './authentication.store';
 import { credentialOf, type CredentialRequest } from './credentials';
-import { then } from '../common/maybe-async';
+import { andThen } from '../common/maybe-async';
 
 export const CLIENT_TOKEN_STRATEGY = 'client-token';
 
@@ -36,7 +36,7 @@ export class ClientTokenStrategy extends RequestStrategy(CLIENT_TOKEN_STRATEGY) 
     const credential = credentialOf(request, this.jwtEnabled);
     if (credential?.kind !== 'client-token') return null;
     const found = this.store.getByClientToken(credential.value);
-    return then(found, (a) => this.admit(a));
+    return andThen(found, (a) => this.admit(a));
   }
 
   private admit(authentication: AuthenticationRecord | null): AuthenticationRecord {

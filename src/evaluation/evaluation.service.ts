@@ -24,7 +24,7 @@ import type {
   VariantEvaluationResponse,
 } from './evaluation.schemas';
 import { SnapshotCache } from './snapshot-cache.service';
-import { then, type MaybePromise } from '../common/maybe-async';
+import { andThen, type MaybePromise } from '../common/maybe-async';
 
 /** Wall-clock time with sub-millisecond precision, as Flipt stamps evaluations. */
 function wallClock(): number {
@@ -67,14 +67,14 @@ export class EvaluationService {
     const start = performance.now();
     const namespace = namespaceOr(req.namespaceKey);
     const snapshot = this.snapshots.get(namespace);
-    return then(snapshot, (s) => this.answerVariant(s, req, namespace, start));
+    return andThen(snapshot, (s) => this.answerVariant(s, req, namespace, start));
   }
 
   boolean(req: EvaluationRequest): MaybePromise<BooleanEvaluationResponse> {
     const start = performance.now();
     const namespace = namespaceOr(req.namespaceKey);
     const snapshot = this.snapshots.get(namespace);
-    return then(snapshot, (s) => this.answerBoolean(s, req, namespace, start));
+    return andThen(snapshot, (s) => this.answerBoolean(s, req, namespace, start));
   }
 
   private answerVariant(snapshot: Snapshot, req: EvaluationRequest, namespace: string, start: number): VariantEvaluationResponse {

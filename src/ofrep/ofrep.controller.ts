@@ -14,7 +14,7 @@ import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
 import { requestNamespace } from '../auth/request-namespace';
 import { ChangeStreams } from '../evaluation/change-streams.service';
 import { STREAM_DOC, STREAM_EXAMPLE } from '../evaluation/event-stream-text';
-import { then } from '../common/maybe-async';
+import { andThen } from '../common/maybe-async';
 
 const NO_BODY = 'No body: the credential is missing or refused (a namespaced token outside its namespace too)';
 
@@ -121,7 +121,7 @@ export class OfrepController {
       if (a.body === undefined) reply.status(304);
       return a.body;
     };
-    return then(answer, send);
+    return andThen(answer, send);
   }
 
   @Get('_stream/:namespaceKey/events')

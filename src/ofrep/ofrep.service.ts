@@ -18,7 +18,7 @@ import {
   bulkEtag, configurationAnswer, etagMatches, eventStreamOf, failureItem, flagAnswer, type OfrepBulk, type OfrepFailure, type OfrepFlag,
 } from './ofrep-answer';
 import type { OfrepBulkRequest, OfrepRequest } from './ofrep-request';
-import { then, type MaybePromise } from '../common/maybe-async';
+import { andThen, type MaybePromise } from '../common/maybe-async';
 
 /** A bulk answer: its ETag, and its body unless the client's copy is current (304). */
 export interface BulkAnswer {
@@ -48,7 +48,7 @@ export class OfrepService {
   evaluate(namespace: string, flagKey: string, request: OfrepRequest): OfrepFlag | Promise<OfrepFlag> {
     const start = performance.now();
     const input = { flagKey, entityId: request.entityId, context: request.context };
-    return then(this.snapshots.get(namespace), (snapshot) => flagAnswer(this.evaluation.evaluateFlag(snapshot, input, start)));
+    return andThen(this.snapshots.get(namespace), (snapshot) => flagAnswer(this.evaluation.evaluateFlag(snapshot, input, start)));
   }
 
   /**
@@ -57,7 +57,7 @@ export class OfrepService {
    * names the namespace's event stream, under `pathPrefix` (the proxy's `X-Forwarded-Prefix`).
    */
   bulk(namespace: string, request: OfrepBulkRequest, ifNoneMatch: string | undefined, pathPrefix = '', heard?: string): BulkAnswer | Promise<BulkAnswer> {
-    return then(this.snapshotFor(namespace, heard), (snapshot) => this.bulkOf(snapshot, namespace, request, ifNoneMatch, pathPrefix));
+    return andThen(this.snapshotFor(namespace, heard), (snapshot) => this.bulkOf(snapshot, namespace, request, ifNoneMatch, pathPrefix));
   }
 
   /**
