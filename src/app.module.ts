@@ -7,6 +7,7 @@ import { ConfigModule } from './config/config.module';
 import type { FlagpoleConfig } from './config/config.types';
 import { EvaluationModule } from './evaluation/evaluation.module';
 import { FlagsModule } from './flags/flags.module';
+import { FlagsAsCodeModule } from './flags-as-code/flags-as-code.module';
 import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetaModule } from './meta/meta.module';
@@ -38,6 +39,7 @@ export class AppModule {
         SegmentsModule,
         RulesModule,
         RolloutsModule,
+        FlagsAsCodeModule,
         EvaluationModule,
         OfrepModule,
         AuthModule.forRoot(config),

@@ -18,7 +18,7 @@ import { corsOptions } from './common/cors-options';
 import { ErrorFilter } from './common/error.filter';
 import { registerForwardedPrefixCheck } from './common/forwarded-prefix';
 import { frameworkErrorHandler, registerHttpCompat } from './common/http-compat';
-import { registerJsonBodyParser } from './common/json-body';
+import { registerJsonBodyParser, textBodyOnRoute } from './common/json-body';
 import { RequestPipe } from './common/request.pipe';
 import { RouteRegistry } from './common/route-registry';
 import { registerSecurityHeaders } from './common/security-headers';
@@ -50,6 +50,7 @@ export async function createApp(config: FlagpoleConfig): Promise<NestFastifyAppl
     const policy = settleRoutePolicy(route, config);
     fastPaths.onRoute(route, policy);
     preBodyAuthentication.onRoute(route, policy);
+    textBodyOnRoute(route, config.limits);
   });
   // First of the onRequest hooks, as Flipt's CORS middleware is outermost: refusals carry CORS headers too.
   if (config.cors.enabled) await fastify.register(fastifyCors, corsOptions(config.cors));

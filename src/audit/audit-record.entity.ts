@@ -11,7 +11,7 @@ import { KEY, TEXT, TIMESTAMP } from '../storage/columns';
 @Index({ properties: ['resource', 'id'] })
 @Index({ properties: ['occurredAt'] })
 export class AuditRecord {
-  /** Time-ordered (audit-id.ts), so the trail is listed by id. */
+  /** Time-ordered (common/time-ordered-id.ts), so the trail is listed by id. */
   @PrimaryKey({ type: 'string', length: 36 })
   id!: string;
 

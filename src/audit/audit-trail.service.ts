@@ -16,7 +16,7 @@ import { MetricsRegistry } from '../metrics/metrics.registry';
 import { isDatabaseUnreachable } from '../storage/unreachable';
 import type { AuditEvent, AuditSubject } from './audit-event';
 import { eventMatcher, type EventMatcher } from './audit-filter';
-import { auditId } from './audit-id';
+import { timeOrderedId } from '../common/time-ordered-id';
 import { AuditRepository, type StoredEvent } from './audit.repository';
 import { DeliveryQueue, Undeliverable } from './delivery-queue';
 import type { AuditSink } from './sinks/audit-sink';
@@ -82,7 +82,7 @@ export class AuditTrail implements BeforeApplicationShutdown, OnApplicationShutd
 
   /** A committed change: stored and sent on, in the background. */
   record(event: AuditEvent, subject: AuditSubject): void {
-    this.store?.push({ id: auditId(Date.parse(event.timestamp)), event, subject });
+    this.store?.push({ id: timeOrderedId(Date.parse(event.timestamp)), event, subject });
     if (this.sinks.length === 0 || !this.matches(event.type, event.action)) return;
     for (const sink of this.sinks) sink.send(event);
     this.counted?.delivered.inc();

@@ -4,18 +4,40 @@
  * (`limits.max_body_bytes`, 413) and in nesting (`limits.max_json_depth`, 400): every later step that walks a parsed
  * body (validation, class-transformer, JSON.stringify) recurses, and thousands of levels overflow the stack.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { MalformedBodyError } from './errors';
+import { addRouteConfig, type RouteConfig } from './route-config';
 
 export interface JsonBodyLimits {
   maxBodyBytes: number;
   maxJsonDepth: number;
+  /** The body limit of routes that take their body as text (`@TextBody()`). */
+  maxImportBytes: number;
+}
+
+const TEXT_BODY = 'flagpole:text-body';
+
+/**
+ * A route that reads its body as text itself (a YAML or JSON document to import): it gets the body unparsed, as a
+ * string, bounded by `limits.max_import_bytes` instead of `limits.max_body_bytes`.
+ */
+export function TextBody(): MethodDecorator {
+  return (_target, _key, descriptor) => addRouteConfig(descriptor.value as Function, { [TEXT_BODY]: true });
+}
+
+/** For Fastify's `onRoute` hook: text-body routes get their own body limit. */
+export function textBodyOnRoute(route: RouteOptions, limits: JsonBodyLimits): void {
+  if ((route.config as RouteConfig | undefined)?.[TEXT_BODY]) route.bodyLimit = limits.maxImportBytes;
 }
 
 export function registerJsonBodyParser(fastify: FastifyInstance, limits: JsonBodyLimits): void {
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: limits.maxBodyBytes }, (_req: FastifyRequest, body, done) =>
-    parseJsonBody(typeof body === 'string' ? body : body.toString('utf8'), limits.maxJsonDepth, done));
+  // The route's body limit (a text-body route's) wins over this one.
+  fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: limits.maxBodyBytes }, (req: FastifyRequest, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if ((req.routeOptions.config as unknown as RouteConfig | undefined)?.[TEXT_BODY]) return done(null, text);
+    parseJsonBody(text, limits.maxJsonDepth, done);
+  });
 }
 
 function parseJsonBody(text: string, maxDepth: number, done: (err: Error | null, body?: unknown) => void): void {

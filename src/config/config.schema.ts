@@ -529,6 +529,7 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
   limits: section(
     {
       maxBodyBytes: int(4 * 1024 * 1024, 'Largest request body in bytes (Flipt\'s gRPC message limit); larger → 413.', { min: 1024 }),
+      maxImportBytes: int(64 * 1024 * 1024, 'Largest document an import request may send, in bytes (`POST /api/v1/namespaces/{key}/import`); larger → 413.', { min: 1024 }),
       maxJsonDepth: int(64, 'Deepest nesting of arrays and objects in a JSON body; deeper → 400.', { min: 2, max: 1000 }),
       maxBatchRequests: int(1000, 'Most evaluations in one batch request; more → 400.', { min: 1 }),
       maxBatchNamespaces: int(10, 'Most distinct namespaces in one batch request; more → 400.', { min: 1 }),

@@ -541,6 +541,7 @@ export interface UiTopbarConfig {
 
 export interface LimitsConfig {
   maxBodyBytes: number;
+  maxImportBytes: number;
   maxJsonDepth: number;
   maxBatchRequests: number;
   maxBatchNamespaces: number;

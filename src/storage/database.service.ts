@@ -29,12 +29,15 @@ export interface WriteScope {
   rule?: string;
   rollout?: string;
   segment?: string;
+  /** The write may change anything in the namespace (an import): no delta is read, holders reload the namespace. */
+  whole?: boolean;
 }
 
 export const inFlag = (namespace: string, flag: string): WriteScope => ({ namespace, flag });
 export const ofRule = (namespace: string, rule: string): WriteScope => ({ namespace, rule });
 export const ofRollout = (namespace: string, rollout: string): WriteScope => ({ namespace, rollout });
 export const inSegment = (namespace: string, segment: string): WriteScope => ({ namespace, segment });
+export const wholeNamespace = (namespace: string): WriteScope => ({ namespace, whole: true });
 
 /** A deadlock aborts one transaction of the pair; running it again is the standard answer. */
 const DEADLOCK_RETRIES = 3;
@@ -71,7 +74,7 @@ export class Database {
           const locked = target === null ? null : await lockAndBump(em, target.namespace, this.rowLocks);
           const value = await work(em, locked?.namespace ?? null);
           await em.flush();
-          if (target && locked) change = await readChange(em, target, locked.from, locked.to);
+          if (target && locked && !target.whole) change = await readChange(em, target, locked.from, locked.to);
           return value;
         });
         if (target !== null) this.changes.publish('namespace', target.namespace, change);

@@ -1,14 +1,15 @@
 /**
- * Stored events' ids: UUID version 7 (RFC 9562) — 48 bits of Unix milliseconds, then a counter in the 12 bits of
- * `rand_a` so that ids made in the same millisecond by this process still sort in the order they were made, then
- * random bits. Ordering by id is ordering by time; several instances interleave by the millisecond.
+ * Ids that sort in the order they were made: UUID version 7 (RFC 9562) — 48 bits of Unix milliseconds, then a
+ * counter in the 12 bits of `rand_a` so that ids made in the same millisecond by this process still sort in the
+ * order they were made, then random bits. Ordering by id is ordering by time; several instances interleave by the millisecond. The stored
+ * audit trail pages by them; an import gives the rows it writes in one millisecond ids in document order.
  */
 import { randomBytes } from 'node:crypto';
 
 let lastMs = 0;
 let sequence = 0;
 
-export function auditId(at = Date.now()): string {
+export function timeOrderedId(at = Date.now()): string {
   let ms = Math.max(at, lastMs);
   if (ms === lastMs) {
     sequence++;

@@ -1,0 +1,284 @@
+/**
+ * Namespace documents to and from the database. Reading is a fixed handful of plain SQL reads per namespace (no
+ * entity hydration: a namespace of 10,000 flags is tens of thousands of rows). Writing runs inside the caller's
+ * transaction (Database.write, the namespace locked): it checks what the document needs of the database (keys
+ * already taken, segments referenced but not in the document) before writing anything, then inserts in batches.
+ * Rows of one import share one creation time and get time-ordered ids in document order, so that everything that
+ * is listed or evaluated in creation order (variants, distributions, flags) keeps the document's order.
+ */
+import type { EntityManager } from '@mikro-orm/core';
+import type { EntityManager as SqlEntityManager, Knex } from '@mikro-orm/knex';
+import { InvalidError } from '../common/errors';
+import { timeOrderedId } from '../common/time-ordered-id';
+import { Flag } from '../flags/flag.entity';
+import { Variant } from '../flags/variant.entity';
+import { Namespace } from '../namespaces/namespace.entity';
+import { RolloutSegment } from '../rollouts/rollout-segment.entity';
+import { Rollout } from '../rollouts/rollout.entity';
+import { Distribution } from '../rules/distribution.entity';
+import { RuleSegment } from '../rules/rule-segment.entity';
+import { Rule } from '../rules/rule.entity';
+import { Constraint } from '../segments/constraint.entity';
+import { Segment } from '../segments/segment.entity';
+import { now } from '../storage/columns';
+import { RolloutType } from '../wire';
+import type { DocumentFlag, DocumentRollout, DocumentRule, DocumentSegment, NamespaceDocument } from './document';
+
+type Row = Record<string, unknown>;
+const str = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
+const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v));
+const bool = (v: unknown): boolean => v === true || v === 1 || v === '1';
+
+function knexOf(em: EntityManager): Knex {
+  return (em.getTransactionContext<Knex.Transaction>() ?? (em as SqlEntityManager).getKnex()) as Knex;
+}
+
+/** Groups rows by a column, keeping their order. */
+function groupBy(rows: Row[], column: string): Map<string, Row[]> {
+  const out = new Map<string, Row[]>();
+  for (const row of rows) {
+    const key = str(row[column]);
+    const list = out.get(key);
+    if (list) list.push(row);
+    else out.set(key, [row]);
+  }
+  return out;
+}
+
+/** The namespace as a document, in creation order (rules and rollouts in rank order); null when it does not exist. */
+export async function readNamespaceDocument(em: EntityManager, namespaceKey: string): Promise<NamespaceDocument | null> {
+  const knex = knexOf(em);
+  const [ns] = (await knex('namespaces').select('key', 'name', 'description').where('key', namespaceKey)) as Row[];
+  if (!ns) return null;
+  const flagIds = () => knex('flags').select('id').where('namespace_key', namespaceKey);
+  const ruleIds = () => knex('rules').select('id').whereIn('flag_id', flagIds());
+  const rolloutIds = () => knex('rollouts').select('id').whereIn('flag_id', flagIds());
+  const creationOrder = [{ column: 'created_at' }, { column: 'id' }];
+  const rankOrder = [{ column: 'rank' }, ...creationOrder];
+  const [flags, variants, rules, ruleSegments, distributions, rollouts, rolloutSegments, segments, constraints] = (await Promise.all([
+    knex('flags').select('id', 'key', 'name', 'description', 'enabled', 'type', 'default_variant_id', 'metadata')
+      .where('namespace_key', namespaceKey).orderBy(creationOrder),
+    knex('variants').select('id', 'flag_id', 'key', 'name', 'description', 'attachment').whereIn('flag_id', flagIds()).orderBy(creationOrder),
+    knex('rules').select('id', 'flag_id', 'rank', 'segment_operator').whereIn('flag_id', flagIds()).orderBy(rankOrder),
+    knex('rule_segments as rs').join('segments as s', 's.id', 'rs.segment_id').select('rs.rule_id', 's.key')
+      .whereIn('rs.rule_id', ruleIds()).orderBy('rs.position'),
+    knex('distributions as d').join('variants as v', 'v.id', 'd.variant_id').select('d.rule_id', 'v.key', 'd.rollout')
+      .whereIn('d.rule_id', ruleIds()).orderBy([{ column: 'd.created_at' }, { column: 'd.id' }]),
+    knex('rollouts').select('id', 'flag_id', 'type', 'description', 'percentage', 'segment_operator', 'value')
+      .whereIn('flag_id', flagIds()).orderBy(rankOrder),
+    knex('rollout_segments as rs').join('segments as s', 's.id', 'rs.segment_id').select('rs.rollout_id', 's.key')
+      .whereIn('rs.rollout_id', rolloutIds()).orderBy('rs.position'),
+    knex('segments').select('id', 'key', 'name', 'description', 'match_type').where('namespace_key', namespaceKey).orderBy(creationOrder),
+    knex('constraints').select('segment_id', 'type', 'property', 'operator', 'value', 'description')
+      .whereIn('segment_id', knex('segments').select('id').where('namespace_key', namespaceKey)).orderBy(creationOrder),
+  ])) as Row[][];
+
+  const variantsOf = groupBy(variants, 'flag_id');
+  const rulesOf = groupBy(rules, 'flag_id');
+  const ruleSegmentsOf = groupBy(ruleSegments, 'rule_id');
+  const distributionsOf = groupBy(distributions, 'rule_id');
+  const rolloutsOf = groupBy(rollouts, 'flag_id');
+  const rolloutSegmentsOf = groupBy(rolloutSegments, 'rollout_id');
+  const constraintsOf = groupBy(constraints, 'segment_id');
+  const keys = (rows: Row[] | undefined) => (rows ?? []).map((r) => str(r.key));
+
+  return {
+    namespace: { key: str(ns.key), name: str(ns.name), description: str(ns.description) },
+    flags: flags.map((f): DocumentFlag => {
+      const own = variantsOf.get(str(f.id)) ?? [];
+      return {
+        key: str(f.key),
+        name: str(f.name),
+        description: str(f.description),
+        type: num(f.type),
+        enabled: bool(f.enabled),
+        metadata: f.metadata ? (JSON.parse(str(f.metadata)) as Record<string, unknown>) : null,
+        variants: own.map((v) => ({ key: str(v.key), name: str(v.name), description: str(v.description), attachment: v.attachment ? str(v.attachment) : null })),
+        defaultVariant: own.find((v) => str(v.id) === str(f.default_variant_id)) ? str(own.find((v) => str(v.id) === str(f.default_variant_id))!.key) : null,
+        rules: (rulesOf.get(str(f.id)) ?? []).map((r): DocumentRule => ({
+          segmentKeys: keys(ruleSegmentsOf.get(str(r.id))),
+          segmentOperator: num(r.segment_operator),
+          rank: num(r.rank),
+          distributions: (distributionsOf.get(str(r.id)) ?? []).map((d) => ({ variant: str(d.key), rollout: num(d.rollout) })),
+        })),
+        rollouts: (rolloutsOf.get(str(f.id)) ?? []).map((r): DocumentRollout => (num(r.type) === RolloutType.THRESHOLD
+          ? { description: str(r.description), threshold: { percentage: num(r.percentage ?? 0), value: bool(r.value) } }
+          : {
+            description: str(r.description),
+            segment: { segmentKeys: keys(rolloutSegmentsOf.get(str(r.id))), segmentOperator: num(r.segment_operator), value: bool(r.value) },
+          })),
+      };
+    }),
+    segments: segments.map((s): DocumentSegment => ({
+      key: str(s.key),
+      name: str(s.name),
+      description: str(s.description),
+      matchType: num(s.match_type),
+      constraints: (constraintsOf.get(str(s.id)) ?? []).map((c) => ({
+        type: num(c.type), property: str(c.property), operator: str(c.operator), value: str(c.value), description: str(c.description),
+      })),
+    })),
+  };
+}
+
+/** The keys of all namespaces, in creation order. */
+export async function namespaceKeys(em: EntityManager): Promise<string[]> {
+  const rows = (await knexOf(em)('namespaces').select('key').orderBy([{ column: 'created_at' }, { column: 'key' }])) as Row[];
+  return rows.map((r) => str(r.key));
+}
+
+export interface ImportOptions {
+  /** Keep flags and segments whose keys the namespace already has (and skip the document's), as Flipt's `--skip-existing`. */
+  skipExisting?: boolean;
+  /** Delete the namespace's flags and segments first: the namespace becomes the document. */
+  drop?: boolean;
+}
+
+export interface ImportSummary {
+  namespaceKey: string;
+  namespaceCreated: boolean;
+  flagsCreated: number;
+  flagsSkipped: number;
+  flagsDeleted: number;
+  segmentsCreated: number;
+  segmentsSkipped: number;
+  segmentsDeleted: number;
+}
+
+/** Rows per INSERT: well inside every driver's limit on bound parameters (SQLite's 32,766 among them). */
+const BATCH = 500;
+
+/**
+ * Writes `doc` into its namespace, inside the caller's transaction; `locked` is the namespace's row (null: it does
+ * not exist and is created). Throws InvalidError naming the place in the document, before anything is written,
+ * when a key is taken (without skipExisting or drop) or a rule or rollout names a segment that neither the document
+ * nor the namespace has.
+ */
+export async function writeNamespaceDocument(
+  em: EntityManager, doc: NamespaceDocument, locked: Namespace | null, options: ImportOptions,
+): Promise<ImportSummary> {
+  const knex = knexOf(em);
+  const ns = doc.namespace.key;
+  const t = now();
+  const summary: ImportSummary = {
+    namespaceKey: ns, namespaceCreated: locked === null, flagsCreated: 0, flagsSkipped: 0, flagsDeleted: 0, segmentsCreated: 0, segmentsSkipped: 0, segmentsDeleted: 0,
+  };
+  if (locked === null) {
+    em.create(Namespace, { key: ns, name: doc.namespace.name, description: doc.namespace.description, protected: false, createdAt: t, updatedAt: t, stateModifiedAt: t });
+    await em.flush();
+  } else if (options.drop) {
+    // Flags first: their rules and rollouts hold the references that keep segments from being deleted.
+    summary.flagsDeleted = await em.nativeDelete(Flag, { namespace: ns });
+    summary.segmentsDeleted = await em.nativeDelete(Segment, { namespace: ns });
+  }
+
+  const takenFlags = await existingKeys(knex, 'flags', ns, doc.flags.map((f) => f.key));
+  const takenSegments = await existingKeys(knex, 'segments', ns, doc.segments.map((s) => s.key));
+  if (!options.skipExisting) {
+    const flag = doc.flags.find((f) => takenFlags.has(f.key));
+    if (flag) throw taken(flag.at, 'flag', ns, flag.key);
+    const segment = doc.segments.find((s) => takenSegments.has(s.key));
+    if (segment) throw taken(segment.at, 'segment', ns, segment.key);
+  }
+  const flags = doc.flags.filter((f) => !takenFlags.has(f.key));
+  const segments = doc.segments.filter((s) => !takenSegments.has(s.key));
+  summary.flagsSkipped = doc.flags.length - flags.length;
+  summary.segmentsSkipped = doc.segments.length - segments.length;
+
+  // Segment ids for references: the document's new segments, then those the namespace already has.
+  const segmentIds = new Map<string, string>(segments.map((s) => [s.key, timeOrderedId(t.getTime())]));
+  const referenced = new Set<string>();
+  for (const f of flags) for (const r of [...f.rules, ...f.rollouts]) for (const k of segmentKeysOf(r)) if (!segmentIds.has(k)) referenced.add(k);
+  for (const [key, id] of await existingIds(knex, 'segments', ns, [...referenced])) segmentIds.set(key, id);
+  for (const f of flags) {
+    for (const r of [...f.rules, ...f.rollouts]) {
+      const missing = segmentKeysOf(r).find((k) => !segmentIds.has(k));
+      if (missing !== undefined) {
+        throw new InvalidError(`${r.at ?? `flag ${JSON.stringify(f.key)}`}: segment ${JSON.stringify(missing)} is neither in the document nor in namespace ${JSON.stringify(ns)}`);
+      }
+    }
+  }
+
+  const rows = buildRows(ns, flags, segments, segmentIds, t);
+  for (const [entity, list] of rows) {
+    for (let i = 0; i < list.length; i += BATCH) await em.insertMany(entity, list.slice(i, i + BATCH));
+  }
+  summary.flagsCreated = flags.length;
+  summary.segmentsCreated = segments.length;
+  return summary;
+}
+
+function segmentKeysOf(r: DocumentRule | DocumentRollout): string[] {
+  return 'segmentKeys' in r ? r.segmentKeys : (r.segment?.segmentKeys ?? []);
+}
+
+function taken(at: string | undefined, noun: string, ns: string, key: string): InvalidError {
+  return new InvalidError(`${at ? `${at}: ` : ''}${noun} "${ns}/${key}" already exists (import with skipExisting to keep it, or drop to replace the namespace's flags and segments)`);
+}
+
+type EntityRows = Array<[Function, Row[]]>;
+
+/** Insert order follows the foreign keys. */
+function buildRows(ns: string, flags: DocumentFlag[], segments: DocumentSegment[], segmentIds: Map<string, string>, t: Date): EntityRows {
+  const id = () => timeOrderedId(t.getTime());
+  const times = { createdAt: t, updatedAt: t };
+  const segmentRows: Row[] = [];
+  const constraintRows: Row[] = [];
+  for (const s of segments) {
+    const segment = segmentIds.get(s.key)!;
+    segmentRows.push({ id: segment, namespace: ns, key: s.key, name: s.name, description: s.description, matchType: s.matchType, ...times });
+    for (const c of s.constraints) constraintRows.push({ id: id(), segment, ...c, ...times });
+  }
+  const flagRows: Row[] = [];
+  const variantRows: Row[] = [];
+  const ruleRows: Row[] = [];
+  const ruleSegmentRows: Row[] = [];
+  const distributionRows: Row[] = [];
+  const rolloutRows: Row[] = [];
+  const rolloutSegmentRows: Row[] = [];
+  for (const f of flags) {
+    const flag = id();
+    const variantIds = new Map(f.variants.map((v) => [v.key, id()]));
+    flagRows.push({
+      id: flag, namespace: ns, key: f.key, name: f.name, description: f.description, enabled: f.enabled, type: f.type,
+      defaultVariantId: f.defaultVariant === null ? null : variantIds.get(f.defaultVariant), metadata: f.metadata ? JSON.stringify(f.metadata) : null, ...times,
+    });
+    for (const v of f.variants) variantRows.push({ id: variantIds.get(v.key), flag, ...v, ...times });
+    for (const r of f.rules) {
+      const rule = id();
+      ruleRows.push({ id: rule, flag, rank: r.rank, segmentOperator: r.segmentOperator, ...times });
+      r.segmentKeys.forEach((k, position) => ruleSegmentRows.push({ rule, segment: segmentIds.get(k), position }));
+      for (const d of r.distributions) distributionRows.push({ id: id(), rule, variant: variantIds.get(d.variant), rollout: d.rollout, ...times });
+    }
+    f.rollouts.forEach((r, i) => {
+      const rollout = id();
+      const common = { id: rollout, flag, rank: i + 1, description: r.description, ...times };
+      if (r.threshold) {
+        rolloutRows.push({ ...common, type: RolloutType.THRESHOLD, percentage: r.threshold.percentage, value: r.threshold.value });
+      } else {
+        const s = r.segment!;
+        rolloutRows.push({ ...common, type: RolloutType.SEGMENT, segmentOperator: s.segmentOperator, value: s.value });
+        s.segmentKeys.forEach((k, position) => rolloutSegmentRows.push({ rollout, segment: segmentIds.get(k), position }));
+      }
+    });
+  }
+  return [
+    [Segment, segmentRows], [Constraint, constraintRows], [Flag, flagRows], [Variant, variantRows], [Rule, ruleRows],
+    [RuleSegment, ruleSegmentRows], [Distribution, distributionRows], [Rollout, rolloutRows], [RolloutSegment, rolloutSegmentRows],
+  ];
+}
+
+/** Which of `keys` the namespace's `table` (flags or segments) already has. */
+async function existingKeys(knex: Knex, table: 'flags' | 'segments', ns: string, keys: string[]): Promise<Set<string>> {
+  return new Set((await existingIds(knex, table, ns, keys)).keys());
+}
+
+/** The ids of those of `keys` the namespace's `table` has (keys compare exactly: MySQL's session collation is binary). */
+async function existingIds(knex: Knex, table: 'flags' | 'segments', ns: string, keys: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < keys.length; i += BATCH) {
+    const rows = (await knex(table).select('id', 'key').where('namespace_key', ns).whereIn('key', keys.slice(i, i + BATCH))) as Row[];
+    for (const r of rows) out.set(str(r.key), str(r.id));
+  }
+  return out;
+}

@@ -1,0 +1,60 @@
+import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
+import { RequestNamespace } from '../auth/request-namespace.decorator';
+import { ValidationError } from '../common/errors';
+import { TextBody } from '../common/json-body';
+import { ExportQuery, ImportQuery, ImportResponse } from './flags-as-code.dto';
+import { FlagsAsCodeService } from './flags-as-code.service';
+import { writeDocuments, type DocumentFormat } from './document-writer';
+
+const MEDIA_TYPES: Record<DocumentFormat, string> = { yaml: 'application/yaml', json: 'application/json' };
+
+/** Flagpole's own routes (Flipt v1 exports and imports only from its CLI); no Flipt route lives under these paths. */
+@Excludable('management')
+@NamespaceScoped()
+@ApiTags('flags as code')
+@Controller('api/v1/namespaces/:namespaceKey')
+export class FlagsAsCodeController {
+  constructor(private readonly service: FlagsAsCodeService) {}
+
+  @Get('export')
+  @ApiOperation({ summary: 'The namespace as a Flipt-format document (version 1.4), as `flipt export` writes it' })
+  @ApiProduces(MEDIA_TYPES.yaml, MEDIA_TYPES.json)
+  @ApiOkResponse({ schema: { type: 'string' } })
+  async export(
+    @RequestNamespace() ns: string, @Query() query: ExportQuery, @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    const format = (query.format ?? 'yaml').toLowerCase();
+    if (format !== 'yaml' && format !== 'json') throw new ValidationError('format', 'must be yaml or json');
+    const text = writeDocuments(await this.service.exportDocuments([ns]), format, { sortByKey: query.sortByKey });
+    reply.header('content-type', `${MEDIA_TYPES[format]}; charset=utf-8`);
+    reply.header('content-disposition', `attachment; filename="${ns}.features.${format === 'yaml' ? 'yml' : 'json'}"`);
+    return text;
+  }
+
+  @HttpCode(200)
+  @Post('import')
+  @TextBody()
+  @ApiOperation({
+    summary: 'Import a Flipt-format document (versions 1.0 to 1.4, YAML or JSON) into the namespace',
+    description: 'All of it or nothing: an invalid item is a 400 naming its line, column and path, and nothing is written. '
+      + 'The document must be about this namespace (one naming none is). A namespace that does not exist is created. '
+      + 'Body limit: `limits.max_import_bytes`.',
+  })
+  @ApiConsumes(MEDIA_TYPES.yaml, MEDIA_TYPES.json)
+  @ApiBody({ schema: { type: 'string' } })
+  @ApiOkResponse({ type: ImportResponse })
+  async import(@RequestNamespace() ns: string, @Query() query: ImportQuery, @Body() body: unknown): Promise<ImportResponse> {
+    const [summary] = await this.service.importText(typeof body === 'string' ? body : '', {
+      namespace: ns, skipExisting: query.skipExisting, drop: query.drop, source: 'request body',
+    });
+    return summary ?? emptyImport(ns);
+  }
+}
+
+/** An empty document imports nothing. */
+function emptyImport(ns: string): ImportResponse {
+  return { namespaceKey: ns, namespaceCreated: false, flagsCreated: 0, flagsSkipped: 0, flagsDeleted: 0, segmentsCreated: 0, segmentsSkipped: 0, segmentsDeleted: 0 };
+}

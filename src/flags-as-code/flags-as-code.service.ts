@@ -1,0 +1,68 @@
+/**
+ * Export and import of namespaces in Flipt's document format, for the HTTP routes and the CLI alike. An import
+ * reads and checks every document before writing any; each document is then written in one transaction (all of
+ * it or nothing), and instances reload the namespace afterwards.
+ */
+import { Injectable } from '@nestjs/common';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { InvalidError, NotFoundError } from '../common/errors';
+import { Database, wholeNamespace } from '../storage/database.service';
+import type { NamespaceDocument } from './document';
+import { readDocuments, type ReadOptions } from './document-reader';
+import { namespaceKeys, readNamespaceDocument, writeNamespaceDocument, type ImportOptions, type ImportSummary } from './document.repository';
+
+export interface ImportRequest extends ImportOptions, ReadOptions {
+  /** Every document must be about this namespace (a document naming none is about it). */
+  namespace?: string;
+}
+
+@Injectable()
+export class FlagsAsCodeService {
+  constructor(private readonly db: Database) {}
+
+  /** The namespaces as documents, in the order asked; all of them (in creation order) for 'all'. */
+  exportDocuments(namespaces: readonly string[] | 'all'): Promise<NamespaceDocument[]> {
+    return this.db.read(async (em) => {
+      const keys = namespaces === 'all' ? await namespaceKeys(em) : namespaces;
+      const out: NamespaceDocument[] = [];
+      for (const key of keys) {
+        const doc = await readNamespaceDocument(em, key);
+        if (!doc) throw new NotFoundError(`namespace ${JSON.stringify(key)}`);
+        out.push(doc);
+      }
+      return out;
+    });
+  }
+
+  async importText(text: string, request: ImportRequest = {}): Promise<ImportSummary[]> {
+    const documents = readDocuments(text, { ...request, defaultNamespace: request.namespace ?? request.defaultNamespace });
+    if (request.namespace !== undefined) {
+      const other = documents.find((d) => d.namespace.key !== request.namespace);
+      if (other) {
+        throw new InvalidError(`${other.at ? `${other.at}: ` : ''}the document is for namespace ${JSON.stringify(other.namespace.key)}, not ${JSON.stringify(request.namespace)}`);
+      }
+    }
+    return this.importDocuments(documents, request);
+  }
+
+  /** In order, one transaction each. `drop` empties a namespace once, before its first document. */
+  async importDocuments(documents: readonly NamespaceDocument[], options: ImportOptions): Promise<ImportSummary[]> {
+    const summaries: ImportSummary[] = [];
+    const dropped = new Set<string>();
+    for (const doc of documents) {
+      const key = doc.namespace.key;
+      const drop = options.drop === true && !dropped.has(key);
+      dropped.add(key);
+      try {
+        summaries.push(await this.db.write(wholeNamespace(key), (em, locked) => writeNamespaceDocument(em, doc, locked, { ...options, drop })));
+      } catch (e) {
+        // Another write created the same key (or namespace) between this import's checks and its inserts.
+        if (e instanceof UniqueConstraintViolationException) {
+          throw new InvalidError(`${doc.at ? `${doc.at}: ` : ''}namespace ${JSON.stringify(key)} changed during the import (a key was created at the same time); nothing of this document was written`);
+        }
+        throw e;
+      }
+    }
+    return summaries;
+  }
+}
