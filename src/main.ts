@@ -8,6 +8,8 @@ import { rootLogger } from './logging/logger';
 import { NestLogger } from './logging/nest-logger';
 import { describeCache, describeDatabase } from './logging/startup-report';
 import { runMigrateCommand } from './storage/migrate.command';
+import { COMMANDS, runFlagsAsCodeCommand, UsageError } from './flags-as-code/flags-as-code.command';
+import { DomainError } from './common/errors';
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -17,6 +19,7 @@ async function main(): Promise<void> {
   if (file) logger.log(`configuration from ${file}`);
   for (const w of warnings) logger.warn(w);
   if (argv[0] === 'migrate') return runMigrateCommand(config.db);
+  if ((COMMANDS as readonly string[]).includes(argv[0])) return runFlagsAsCodeCommand(argv, config);
 
   const app = await createApp(config);
   await app.listen(config.server.httpPort, config.server.host);
@@ -28,7 +31,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: Error) => {
-  // A bad configuration is reported as one message naming every bad key; nothing else to show.
-  console.error(e.name === 'ConfigError' ? e.message : (e.stack ?? e.message));
-  process.exit(1);
+  // A bad configuration is reported as one message naming every bad key; an invalid document or command line as
+  // its message (it names the place); nothing else to show.
+  const plain = e.name === 'ConfigError' || e instanceof DomainError || e instanceof UsageError;
+  console.error(plain ? e.message : (e.stack ?? e.message));
+  process.exit(e instanceof UsageError ? 2 : 1);
 });

@@ -1,0 +1,192 @@
+/**
+ * `flagpole export` and `flagpole import` (node dist/main.js export|import …; npm run export|import -- …), with
+ * Flipt's options. Against the configured database (migrated first, as Flipt's commands do; running servers pick
+ * the change up with their version poll), or against a running Flagpole over HTTP with `--address` and `--token`.
+ * Arguments are parsed with node:util's parseArgs. Output goes to standard output or `-o FILE`; messages to
+ * standard error.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { FlagpoleConfig } from '../config/config.types';
+import { StorageModule } from '../storage/storage.module';
+import { buildInfo } from '../meta/build-info';
+import type { NamespaceDocument } from './document';
+import { readDocuments } from './document-reader';
+import type { ImportSummary } from './document.repository';
+import { writeDocuments, type DocumentFormat } from './document-writer';
+import { FlagsAsCodeModule } from './flags-as-code.module';
+import { FlagsAsCodeService } from './flags-as-code.service';
+
+export const COMMANDS = ['export', 'import'] as const;
+
+const USAGE = `usage:
+  flagpole export [-o FILE] [--namespaces a,b | --all-namespaces] [--sort-by-key] [--address URL [--token TOKEN]] [--config FILE]
+  flagpole import [FILE | --stdin] [--drop] [--skip-existing] [--address URL [--token TOKEN]] [--config FILE]`;
+
+/** A mistake in the command line: the message and the usage, exit status 2. */
+export class UsageError extends Error {}
+
+const OPTIONS = {
+  output: { type: 'string', short: 'o' },
+  namespaces: { type: 'string' },
+  namespace: { type: 'string', short: 'n' },
+  'all-namespaces': { type: 'boolean' },
+  'sort-by-key': { type: 'boolean' },
+  stdin: { type: 'boolean' },
+  drop: { type: 'boolean' },
+  'skip-existing': { type: 'boolean' },
+  address: { type: 'string', short: 'a' },
+  token: { type: 'string', short: 't' },
+  config: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Where documents come from and go to: the database, or a Flagpole over HTTP. */
+interface Store {
+  export(namespaces: readonly string[] | 'all'): Promise<NamespaceDocument[]>;
+  import(documents: NamespaceDocument[], options: { drop: boolean; skipExisting: boolean }): Promise<ImportSummary[]>;
+  close(): Promise<void>;
+}
+
+export async function runFlagsAsCodeCommand(argv: readonly string[], config: FlagpoleConfig): Promise<void> {
+  const [command, ...rest] = argv;
+  let args: ReturnType<typeof parse>;
+  try {
+    args = parse(rest);
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message}\n${USAGE}`);
+  }
+  if (args.values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const store = args.values.address ? remoteStore(args.values.address, args.values.token ?? process.env.FLAGPOLE_TOKEN) : await localStore(config);
+  try {
+    if (command === 'export') await runExport(store, args);
+    else await runImport(store, args);
+  } finally {
+    await store.close();
+  }
+}
+
+function parse(rest: readonly string[]) {
+  return parseArgs({ args: [...rest], options: OPTIONS, allowPositionals: true, strict: true });
+}
+
+async function runExport(store: Store, args: ReturnType<typeof parse>): Promise<void> {
+  const { values, positionals } = args;
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}\n${USAGE}`);
+  const listed = values.namespaces ?? values.namespace;
+  if (listed !== undefined && values['all-namespaces']) throw new UsageError(`--namespaces and --all-namespaces exclude each other\n${USAGE}`);
+  const namespaces = values['all-namespaces'] ? 'all' : (listed ?? 'default').split(',').map((k) => k.trim()).filter(Boolean);
+  let documents = await store.export(namespaces);
+  if (values['sort-by-key'] && namespaces === 'all') documents = [...documents].sort((a, b) => (a.namespace.key < b.namespace.key ? -1 : a.namespace.key > b.namespace.key ? 1 : 0));
+  const format: DocumentFormat = values.output?.toLowerCase().endsWith('.json') ? 'json' : 'yaml';
+  const text = writeDocuments(documents, format, {
+    sortByKey: values['sort-by-key'],
+    header: values.output ? `exported by Flagpole (${buildInfo().version}) on ${new Date().toISOString()}` : undefined,
+  });
+  if (values.output) writeFileSync(values.output, text);
+  else process.stdout.write(text);
+}
+
+async function runImport(store: Store, args: ReturnType<typeof parse>): Promise<void> {
+  const { values, positionals } = args;
+  if (values.stdin ? positionals.length > 0 : positionals.length !== 1) {
+    throw new UsageError(`import reads one FILE, or standard input with --stdin\n${USAGE}`);
+  }
+  const source = values.stdin ? 'stdin' : positionals[0];
+  const text = values.stdin ? readFileSync(0, 'utf8') : readFileSync(source, 'utf8');
+  // Every document is read and checked before anything is written.
+  const documents = readDocuments(text, { source });
+  const summaries = await store.import(documents, { drop: values.drop === true, skipExisting: values['skip-existing'] === true });
+  for (const s of summaries) process.stderr.write(`${describe(s)}\n`);
+}
+
+function describe(s: ImportSummary): string {
+  const parts = [`${s.flagsCreated} flags and ${s.segmentsCreated} segments created`];
+  if (s.flagsSkipped || s.segmentsSkipped) parts.push(`${s.flagsSkipped} flags and ${s.segmentsSkipped} segments skipped (already there)`);
+  if (s.flagsDeleted || s.segmentsDeleted) parts.push(`${s.flagsDeleted} flags and ${s.segmentsDeleted} segments deleted first (--drop)`);
+  return `namespace ${s.namespaceKey}${s.namespaceCreated ? ' (created)' : ''}: ${parts.join('; ')}`;
+}
+
+@Module({})
+class CommandModule {
+  static forRoot(config: FlagpoleConfig): DynamicModule {
+    return { module: CommandModule, imports: [StorageModule.forRoot(config.db), FlagsAsCodeModule] };
+  }
+}
+
+/** The database of the configuration, migrated first. */
+async function localStore(config: FlagpoleConfig): Promise<Store> {
+  const app = await NestFactory.createApplicationContext(CommandModule.forRoot(config), { logger: ['error', 'warn'] });
+  await app.init();
+  const service = app.get(FlagsAsCodeService);
+  return {
+    export: (namespaces) => service.exportDocuments(namespaces),
+    import: (documents, options) => service.importDocuments(documents, options),
+    close: () => app.close(),
+  };
+}
+
+/**
+ * A Flagpole over HTTP: its export route per namespace (read back as documents), and its import route per document
+ * (one request, one transaction, each).
+ */
+function remoteStore(address: string, token: string | undefined): Store {
+  const base = address.replace(/\/+$/, '');
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  const call = async (method: string, path: string, body?: string): Promise<string> => {
+    const res = await fetch(base + path, {
+      method, body, headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+    });
+    const text = await res.text();
+    if (!res.ok) {
+      let message = text;
+      try {
+        message = (JSON.parse(text) as { message?: string }).message ?? text;
+      } catch {
+        // not Flipt's error body: the text as it is
+      }
+      throw new Error(`${method} ${path}: ${res.status} ${message}`);
+    }
+    return text;
+  };
+  const allNamespaces = async (): Promise<string[]> => {
+    const keys: string[] = [];
+    let pageToken = '';
+    do {
+      const page = JSON.parse(await call('GET', `/api/v1/namespaces?limit=100${pageToken ? `&pageToken=${encodeURIComponent(pageToken)}` : ''}`)) as {
+        namespaces: Array<{ key: string }>; nextPageToken?: string;
+      };
+      keys.push(...page.namespaces.map((n) => n.key));
+      pageToken = page.nextPageToken ?? '';
+    } while (pageToken);
+    return keys;
+  };
+  const ns = (key: string) => `/api/v1/namespaces/${encodeURIComponent(key)}`;
+  return {
+    async export(namespaces) {
+      const keys = namespaces === 'all' ? await allNamespaces() : namespaces;
+      const out: NamespaceDocument[] = [];
+      for (const key of keys) out.push(...readDocuments(await call('GET', `${ns(key)}/export?format=json`), { source: `${base} namespace ${key}` }));
+      return out;
+    },
+    async import(documents, options) {
+      const summaries: ImportSummary[] = [];
+      const dropped = new Set<string>();
+      for (const doc of documents) {
+        const key = doc.namespace.key;
+        const query = new URLSearchParams();
+        if (options.skipExisting) query.set('skipExisting', 'true');
+        if (options.drop && !dropped.has(key)) query.set('drop', 'true');
+        dropped.add(key);
+        summaries.push(JSON.parse(await call('POST', `${ns(key)}/import?${query}`, writeDocuments([doc], 'json'))) as ImportSummary);
+      }
+      return summaries;
+    },
+    close: async () => undefined,
+  };
+}
