@@ -72,7 +72,25 @@ export async function runFlagsAsCodeCommand(argv: readonly string[], config: Fla
 }
 
 function parse(rest: readonly string[]) {
-  return parseArgs({ args: [...rest], options: OPTIONS, allowPositionals: true, strict: true });
+  return parseArgs({ args: joinValues(rest), options: OPTIONS, allowPositionals: true, strict: true });
+}
+
+/**
+ * `--token -x…` as `--token=-x…`: a token may begin with a dash, which parseArgs would take for an option and
+ * refuse as ambiguous.
+ */
+function joinValues(args: readonly string[]): string[] {
+  const takesValue = new Set(Object.entries(OPTIONS).flatMap(([name, o]) => (o.type === 'string' ? [`--${name}`, ...('short' in o ? [`-${o.short}`] : [])] : [])));
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (takesValue.has(args[i]) && i + 1 < args.length) out.push(`${args[i].startsWith('--') ? args[i] : `--${longName(args[i])}`}=${args[++i]}`);
+    else out.push(args[i]);
+  }
+  return out;
+}
+
+function longName(short: string): string {
+  return Object.entries(OPTIONS).find(([, o]) => 'short' in o && `-${o.short}` === short)![0];
 }
 
 async function runExport(store: Store, args: ReturnType<typeof parse>): Promise<void> {

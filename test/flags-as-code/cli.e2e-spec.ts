@@ -133,6 +133,9 @@ describe('flags as code: the export and import commands', () => {
       const refused = await flagpole(['export', '--namespaces', 'staging', '--address', fp.url], {});
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain('401 request was not authenticated');
+      // A token may begin with a dash: still the value of --token, not an option.
+      const dashed = await flagpole(['export', '--namespaces', 'staging', '--address', fp.url, '-t', '-Zm9v'], {});
+      expect({ code: dashed.code, unauthenticated: dashed.stderr.includes('401') }).toEqual({ code: 1, unauthenticated: true });
     });
 
     it('limits a namespaced token to its namespace', async () => {
