@@ -33,6 +33,10 @@ export interface RequestOptions {
   probe?: boolean;
   /** Sent besides the UI's own (OFREP names its namespace in `X-Flipt-Namespace`). */
   headers?: Record<string, string>;
+  /** A body sent as it is (a document to import), with this content type, instead of `body` as JSON. */
+  text?: { body: string; contentType: string };
+  /** Answer the response's text as it is (a document exported), not parsed as JSON. */
+  raw?: boolean;
 }
 
 type Listener = () => void;
@@ -63,13 +67,14 @@ export async function request<T>(method: string, path: string, options: RequestO
   const token = clientToken();
   if (token) headers.authorization = `Bearer ${token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.text) headers['content-type'] = options.text.contentType;
   Object.assign(headers, options.headers);
   let res: Response;
   try {
     res = await fetch(apiUrl(path, options.query), {
       method,
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: options.text ? options.text.body : options.body === undefined ? undefined : JSON.stringify(options.body),
       credentials: 'same-origin',
       signal: options.signal,
     });
@@ -78,7 +83,7 @@ export async function request<T>(method: string, path: string, options: RequestO
     throw new ApiError(`Could not reach Flagpole (${(e as Error).message}). Check your connection and try again.`, 0);
   }
   const text = await res.text();
-  if (res.ok) return (text ? JSON.parse(text) : {}) as T;
+  if (res.ok) return (options.raw ? text : text ? JSON.parse(text) : {}) as T;
   const error = errorOf(res, text);
   if (res.status === 401 && !options.probe) for (const l of unauthenticatedListeners) l();
   throw error;

@@ -1,4 +1,4 @@
-/** Namespaces: create, rename, describe, delete (not the protected one), and switch to one. */
+/** Namespaces: create, rename, describe, delete (not the protected one), export and import, and switch to one. */
 import { useState } from 'react';
 import { createNamespace, deleteNamespace, updateNamespace, type NamespaceInput } from '../api/namespaces';
 import type { Namespace } from '../api/types';
@@ -15,12 +15,16 @@ import { useAction } from '../hooks/use-action';
 import { path } from '../routing/hash-router';
 import { Link } from '../routing/link';
 import { useCurrentNamespace, useNamespaces } from '../session/namespaces';
+import { ExportButton } from './namespaces/export-button';
+import { describeImport, ImportDialog } from './namespaces/import-dialog';
 
 export function NamespacesPage() {
   const namespaces = useNamespaces();
   const current = useCurrentNamespace();
   const [editing, setEditing] = useState<{ namespace?: Namespace }>();
   const [deleting, setDeleting] = useState<Namespace>();
+  /** The namespace to import into; '' asks for its key (a new namespace). */
+  const [importing, setImporting] = useState<string>();
   const notify = useNotify();
 
   return (
@@ -29,9 +33,14 @@ export function NamespacesPage() {
         title="Namespaces"
         subtitle="Separate sets of flags and segments, for example per environment or team."
         actions={
-          <button type="button" className="primary" onClick={() => setEditing({})}>
-            New namespace
-          </button>
+          <>
+            <button type="button" onClick={() => setImporting('')}>
+              Import…
+            </button>
+            <button type="button" className="primary" onClick={() => setEditing({})}>
+              New namespace
+            </button>
+          </>
         }
       />
       <ErrorMessage error={namespaces.error} />
@@ -62,6 +71,10 @@ export function NamespacesPage() {
                 <button type="button" onClick={() => setEditing({ namespace: n })} aria-label={`Edit namespace ${n.key}`}>
                   Edit
                 </button>
+                <ExportButton namespace={n.key} />
+                <button type="button" onClick={() => setImporting(n.key)} aria-label={`Import into namespace ${n.key}`}>
+                  Import
+                </button>
                 <DeleteButton what={`namespace ${n.key}`} onDelete={() => setDeleting(n)} reasonId={n.protected ? `protected-${n.key}` : undefined} />
                 {n.protected && (
                   <span className="hint" id={`protected-${n.key}`}>
@@ -80,6 +93,17 @@ export function NamespacesPage() {
           onSaved={(n) => {
             notify(`Namespace ${n.key} ${editing.namespace ? 'saved' : 'created'}`);
             setEditing(undefined);
+            namespaces.reload();
+          }}
+        />
+      )}
+      {importing !== undefined && (
+        <ImportDialog
+          namespace={importing || undefined}
+          onClose={() => setImporting(undefined)}
+          onImported={(r) => {
+            notify(describeImport(r));
+            setImporting(undefined);
             namespaces.reload();
           }}
         />
