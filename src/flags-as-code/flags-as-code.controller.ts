@@ -5,6 +5,7 @@ import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
 import { RequestNamespace } from '../auth/request-namespace.decorator';
 import { ValidationError } from '../common/errors';
 import { TextBody } from '../common/json-body';
+import { Audited } from '../audit/audited.decorator';
 import { ExportQuery, ImportQuery, ImportResponse } from './flags-as-code.dto';
 import { FlagsAsCodeService } from './flags-as-code.service';
 import { writeDocuments, type DocumentFormat } from './document-writer';
@@ -44,14 +45,27 @@ export class FlagsAsCodeController {
       + 'Body limit: `limits.max_import_bytes`.',
   })
   @ApiConsumes(MEDIA_TYPES.yaml, MEDIA_TYPES.json)
-  @ApiBody({ schema: { type: 'string' } })
+  @ApiBody({ schema: { type: 'string', example: 'version: "1.4"\nflags:\n- key: new-checkout\n  name: New checkout\n  enabled: true\n' } })
   @ApiOkResponse({ type: ImportResponse })
+  // One event for the whole import (not one per flag: an import may create thousands), with what it did.
+  @Audited('namespace', 'updated', { payload: importPayload })
   async import(@RequestNamespace() ns: string, @Query() query: ImportQuery, @Body() body: unknown): Promise<ImportResponse> {
     const [summary] = await this.service.importText(typeof body === 'string' ? body : '', {
       namespace: ns, skipExisting: query.skipExisting, drop: query.drop, source: 'request body',
     });
     return summary ?? emptyImport(ns);
   }
+}
+
+function importPayload(request: { params: Record<string, string> }, answer: unknown): Record<string, unknown> {
+  const r = answer as ImportResponse;
+  return {
+    key: r.namespaceKey ?? request.params.namespaceKey,
+    import: {
+      namespace_created: r.namespaceCreated, flags_created: r.flagsCreated, flags_skipped: r.flagsSkipped, flags_deleted: r.flagsDeleted,
+      segments_created: r.segmentsCreated, segments_skipped: r.segmentsSkipped, segments_deleted: r.segmentsDeleted,
+    },
+  };
 }
 
 /** An empty document imports nothing. */

@@ -67,6 +67,19 @@ describe('flags as code: import and export over HTTP', () => {
     expect(beta.constraints[0]).toMatchObject({ description: 'paying plans', value: '["pro","team"]' });
   });
 
+  it('records the import in the audit trail as one namespace event with what it did', async () => {
+    let events: any[] = [];
+    for (let i = 0; i < 50 && events.length === 0; i++) {
+      events = ok(await ctx.api.get('/api/v1/audit/events?namespaceKey=staging&type=namespace')).events;
+      if (events.length === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      type: 'namespace', action: 'updated', status: 'success',
+      payload: { key: 'staging', import: { namespace_created: true, flags_created: 3, segments_created: 2, flags_skipped: 0, flags_deleted: 0 } },
+    });
+  });
+
   it('evaluates what it imported at once', async () => {
     const ctxBody = { namespaceKey: 'staging', flagKey: 'checkout', entityId: 'u1', context: { plan: 'pro', beta: 'true', region: 'us' } };
     const variant = ok(await ctx.api.post('/evaluate/v1/variant', ctxBody));
