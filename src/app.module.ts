@@ -8,6 +8,7 @@ import type { FlagpoleConfig } from './config/config.types';
 import { EvaluationModule } from './evaluation/evaluation.module';
 import { FlagsModule } from './flags/flags.module';
 import { FlagsAsCodeModule } from './flags-as-code/flags-as-code.module';
+import { DeclarativeModule } from './declarative/declarative.module';
 import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetaModule } from './meta/meta.module';
@@ -40,6 +41,7 @@ export class AppModule {
         RulesModule,
         RolloutsModule,
         FlagsAsCodeModule,
+        DeclarativeModule,
         EvaluationModule,
         OfrepModule,
         AuthModule.forRoot(config),

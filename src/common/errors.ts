@@ -57,6 +57,17 @@ export class PermissionDeniedError extends DomainError {
   }
 }
 
+/**
+ * A write to flag state that is served from files (`storage.type: local`): Flipt's message. Flipt answers it with
+ * 500; Flagpole with FailedPrecondition (400), as it is the request, not the server, that is wrong.
+ */
+export class ReadOnlyError extends DomainError {
+  readonly code = GrpcCode.FailedPrecondition;
+  constructor() {
+    super('modification is not allowed in read-only mode');
+  }
+}
+
 /** A dependency (the database) is down → Unavailable (503). */
 export class UnavailableError extends DomainError {
   readonly code = GrpcCode.Unavailable;

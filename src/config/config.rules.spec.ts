@@ -32,7 +32,7 @@ describe('cross-field rules', () => {
     [
       'storage types other than database are not supported',
       { FLAGPOLE_STORAGE_TYPE: 'git', FLAGPOLE_STORAGE_GIT_REPOSITORY: 'https://git.example/flags.git' },
-      ['storage.type (FLAGPOLE_STORAGE_TYPE): "git" storage is not supported by Flagpole; only "database" is (flag state lives in db.url)'],
+      ['storage.type (FLAGPOLE_STORAGE_TYPE): "git" storage is not supported by Flagpole; "database" (flag state in db.url) and "local" (read-only, from files) are'],
     ],
     [
       'https needs cert_file and cert_key',
@@ -198,7 +198,7 @@ describe('cross-field rules', () => {
     expect(problems({ FLAGPOLE_SERVER_HTTP_PORT: 'x', FLAGPOLE_STORAGE_TYPE: 'oci', [`${M}GITHUB_ENABLED`]: 'yes' })).toEqual([
       'authentication.methods.github.enabled (FLAGPOLE_AUTHENTICATION_METHODS_GITHUB_ENABLED): must be true or false, got "yes"',
       'server.http_port (FLAGPOLE_SERVER_HTTP_PORT): must be an integer between 0 and 65535, got "x"',
-      'storage.type (FLAGPOLE_STORAGE_TYPE): "oci" storage is not supported by Flagpole; only "database" is (flag state lives in db.url)',
+      'storage.type (FLAGPOLE_STORAGE_TYPE): "oci" storage is not supported by Flagpole; "database" (flag state in db.url) and "local" (read-only, from files) are',
     ]);
   });
 });

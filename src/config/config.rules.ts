@@ -35,11 +35,14 @@ function checkVersion(config: FlagpoleConfig, ctx: RuleContext): void {
 }
 
 function checkStorage(config: FlagpoleConfig, ctx: RuleContext): void {
-  if (config.storage.type !== 'database') {
+  if (config.storage.type !== 'database' && config.storage.type !== 'local') {
     ctx.issue(
       ['storage', 'type'],
-      `"${config.storage.type}" storage is not supported by Flagpole; only "database" is (flag state lives in db.url)`,
+      `"${config.storage.type}" storage is not supported by Flagpole; "database" (flag state in db.url) and "local" (read-only, from files) are`,
     );
+  }
+  if (config.storage.type === 'local' && config.storage.local.path.trim() === '') {
+    ctx.issue(['storage', 'local', 'path'], 'must name the directory of the flag state files');
   }
 }
 

@@ -404,10 +404,13 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
     }),
   }),
   storage: section({
-    type: oneOf(STORAGE_TYPES, 'database', 'Where flag state lives; Flagpole supports only `database`.'),
+    type: oneOf(STORAGE_TYPES, 'database', 'Where flag state lives: `database` (db.url, written through the API), or `local` (read-only, from Flipt-format files in `storage.local.path`; docs/flags-as-code.md). `git`, `object` and `oci` are refused.'),
     readOnly: bool(false, 'Reported to the UI as `storage.readOnly` in `/meta/info`.', { yaml: 'read_only', json: 'read_only' }),
     local: section(
-      { path: str('.', 'Directory of flag state files.', { inert: true }) },
+      {
+        path: str('.', 'Directory of Flipt-format files (`features.yml`, `*.features.yml`, or what a `.flipt.yml` index includes); changes are picked up within a second.'),
+        pollInterval: duration('5s', 'Flagpole addition: how often the files are also checked for changes, besides the file watcher (for file systems that do not report changes).', { min: 200 }),
+      },
       { viewIf: (c) => c.storage.type === 'local' },
     ),
     git: section(

@@ -408,6 +408,7 @@ export interface StorageConfig {
 
 export interface LocalStorageConfig {
   path: string;
+  pollInterval: number;
 }
 
 export interface GitStorageConfig {

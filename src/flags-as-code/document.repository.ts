@@ -132,6 +132,8 @@ export interface ImportOptions {
   skipExisting?: boolean;
   /** Delete the namespace's flags and segments first: the namespace becomes the document. */
   drop?: boolean;
+  /** An existing namespace takes the document's name and description too (declarative storage mirroring files). */
+  renameNamespace?: boolean;
 }
 
 export interface ImportSummary {
@@ -166,10 +168,9 @@ export async function writeNamespaceDocument(
   if (locked === null) {
     em.create(Namespace, { key: ns, name: doc.namespace.name, description: doc.namespace.description, protected: false, createdAt: t, updatedAt: t, stateModifiedAt: t });
     await em.flush();
-  } else if (options.drop) {
-    // Flags first: their rules and rollouts hold the references that keep segments from being deleted.
-    summary.flagsDeleted = await em.nativeDelete(Flag, { namespace: ns });
-    summary.segmentsDeleted = await em.nativeDelete(Segment, { namespace: ns });
+  } else {
+    if (options.renameNamespace) await em.nativeUpdate(Namespace, { key: ns }, { name: doc.namespace.name, description: doc.namespace.description, updatedAt: t });
+    if (options.drop) Object.assign(summary, await deleteNamespaceState(em, ns));
   }
 
   const takenFlags = await existingKeys(knex, 'flags', ns, doc.flags.map((f) => f.key));
@@ -206,6 +207,13 @@ export async function writeNamespaceDocument(
   summary.flagsCreated = flags.length;
   summary.segmentsCreated = segments.length;
   return summary;
+}
+
+/** Deletes the namespace's flags and segments (flags first: their rules and rollouts hold references to segments). */
+export async function deleteNamespaceState(em: EntityManager, ns: string): Promise<{ flagsDeleted: number; segmentsDeleted: number }> {
+  const flagsDeleted = await em.nativeDelete(Flag, { namespace: ns });
+  const segmentsDeleted = await em.nativeDelete(Segment, { namespace: ns });
+  return { flagsDeleted, segmentsDeleted };
 }
 
 function segmentKeysOf(r: DocumentRule | DocumentRollout): string[] {

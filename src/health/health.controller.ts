@@ -13,6 +13,12 @@ import { HealthService } from './health.service';
 
 class HealthResponse {
   @ApiProperty({ example: 'SERVING' }) status!: 'SERVING';
+
+  @ApiPropertyOptional({
+    description: 'With declarative storage (`storage.type: local`): its path, when its files last reached the database, and `error`, why the latest change of the files was refused (the last good state keeps serving)',
+    example: { type: 'local', path: '/flags', appliedAt: '2026-11-27T10:00:00.000Z', files: 3 },
+  })
+  storage?: Record<string, unknown>;
 }
 
 class HealthQuery {
@@ -48,7 +54,8 @@ export class HealthController {
     if (query.service !== undefined && query.service !== OVERALL) throw new UnknownServiceError();
     const report = await this.health.check();
     if (!report.serving) throw new UnavailableError(`NOT_SERVING: ${report.reason}`);
-    return SERVING;
+    const details = this.health.details();
+    return Object.keys(details).length > 0 ? { ...SERVING, ...details } : SERVING;
   }
 
   /** Liveness: the process answers HTTP. Never fails for a dependency (restarting would not bring a database back). */

@@ -27,6 +27,7 @@ export interface HealthReport {
 export class HealthService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Health');
   private readonly checks = new Map<string, DependencyCheck>();
+  private readonly describers = new Map<string, () => unknown>();
   private readonly listeners = new Set<(serving: boolean) => void>();
   private down: string[] | null = null; // null until the first check
   private stopping = false;
@@ -43,6 +44,18 @@ export class HealthService implements OnApplicationBootstrap, OnModuleDestroy {
   /** Adds a dependency whose failure makes Flagpole NOT_SERVING (the Redis cache, when it is configured). */
   register(name: string, check: DependencyCheck): void {
     this.checks.set(name, check);
+  }
+
+  /**
+   * Adds `name` to `/health`'s answer: what the describer returns now (declarative storage: where its state comes
+   * from, and why the latest change was refused). Informs; does not decide serving.
+   */
+  describe(name: string, describer: () => unknown): void {
+    this.describers.set(name, describer);
+  }
+
+  details(): Record<string, unknown> {
+    return Object.fromEntries([...this.describers].map(([name, describe]) => [name, describe()]));
   }
 
   async onApplicationBootstrap(): Promise<void> {

@@ -38,7 +38,8 @@ export class MetaService {
       os: goOs(),
       arch: goArch(),
       authentication: { required: config.authentication.required },
-      storage: { type: config.storage.type, ...(config.storage.readOnly ? { readOnly: true } : {}) },
+      // Declarative storage is read-only whatever storage.read_only says.
+      storage: { type: config.storage.type, ...(config.storage.readOnly || config.storage.type !== 'database' ? { readOnly: true } : {}) },
       analytics: {},
     };
     this.view = redactConfig(config);

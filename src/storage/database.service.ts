@@ -7,6 +7,7 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { DeadlockException, EntityManager, LockMode, MikroORM } from '@mikro-orm/core';
+import { ReadOnlyError } from '../common/errors';
 import type { EntityManager as SqlEntityManager, Knex } from '@mikro-orm/knex';
 import type { NamespaceDelta } from '../core';
 import { Namespace } from '../namespaces/namespace.entity';
@@ -45,6 +46,7 @@ const DEADLOCK_RETRIES = 3;
 @Injectable()
 export class Database {
   private readonly rowLocks: boolean;
+  private readOnly = false;
 
   constructor(
     private readonly orm: MikroORM,
@@ -59,11 +61,29 @@ export class Database {
   }
 
   /**
+   * From now on flag state belongs to its source (files: storage.type local): writes that name a namespace are
+   * refused with Flipt's read-only error; writes of credentials, audit events and locks (scope null) go on.
+   */
+  makeReadOnly(): void {
+    this.readOnly = true;
+  }
+
+  /**
    * `scope` names what of evaluation state the write changes (a namespace key alone, or a WriteScope; null: none).
    * `work` gets that namespace, locked and bumped, or null when it does not exist (`existing()` in
    * namespace.repository.ts turns that into Flipt's not-found error where the write needs it).
    */
   async write<T>(scope: string | WriteScope | null, work: (em: EntityManager, namespace: Namespace | null) => Promise<T>): Promise<T> {
+    if (this.readOnly && scope !== null) throw new ReadOnlyError();
+    return this.transact(scope, work);
+  }
+
+  /** A write of the flag state's source (declarative storage mirroring its files): allowed when read-only. */
+  writeFromSource<T>(scope: string | WriteScope, work: (em: EntityManager, namespace: Namespace | null) => Promise<T>): Promise<T> {
+    return this.transact(scope, work);
+  }
+
+  private async transact<T>(scope: string | WriteScope | null, work: (em: EntityManager, namespace: Namespace | null) => Promise<T>): Promise<T> {
     const target = typeof scope === 'string' ? { namespace: scope } : scope;
     for (let attempt = 1; ; attempt++) {
       try {

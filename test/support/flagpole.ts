@@ -28,7 +28,13 @@ export async function startFlagpole(env: Record<string, string> = {}): Promise<R
     env: { FLAGPOLE_LOG_LEVEL: 'ERROR', FLAGPOLE_SERVER_HOST: '127.0.0.1', FLAGPOLE_SERVER_GRPC_PORT: '0', FLAGPOLE_DATA_DIR: dir, ...env, FLAGPOLE_DB_URL: dbUrl },
   });
   const app = await createApp(config);
-  await app.listen(0, '127.0.0.1');
+  try {
+    await app.listen(0, '127.0.0.1');
+  } catch (e) {
+    // A start refused by a start-up hook: release the database connections (the process would exit here).
+    await app.close().catch(() => undefined);
+    throw e;
+  }
   const address = app.getHttpServer().address() as { port: number };
   return {
     url: `http://127.0.0.1:${address.port}`,

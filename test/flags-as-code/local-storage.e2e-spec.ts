@@ -1,0 +1,146 @@
+/**
+ * `storage.type: local` against a real directory (every dialect for the mirror): flags served from Flipt-format
+ * files, the index's include/exclude, a change to a file served within a second without a restart, a bad change
+ * refused while the last good state keeps serving and `/health` says why, namespaces appearing and disappearing with
+ * their files, every write route answering Flipt's read-only error, and a database holding API-made flags refused.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dropDatabase, freshDatabaseUrl } from '../support/databases';
+import { client, http, startFlagpole, type RunningFlagpole } from '../support/flagpole';
+
+const FIXTURES = join(__dirname, 'fixtures');
+
+/** Polls `probe` until it returns true; the time it took. */
+async function within(ms: number, probe: () => Promise<boolean>): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    if (await probe()) return Date.now() - started;
+    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('declarative storage: storage.type local', () => {
+  let dir: string;
+  let fp: RunningFlagpole;
+  let api: ReturnType<typeof client>;
+  const write = (name: string, text: string) => {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  };
+  const variantOf = async (ns: string, flagKey: string, context: Record<string, string>) =>
+    (await api.post('/evaluate/v1/variant', { namespaceKey: ns, flagKey, entityId: 'u1', context })).body;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'flagpole-local-'));
+    write('staging.features.yml', readFileSync(join(FIXTURES, 'v1.4-complete.yml'), 'utf8'));
+    write('team/a/features.yml', 'namespace: team-a\nflags:\n- key: a1\n  name: A1\n  enabled: true\n');
+    write('notes.yml', 'not: flag state\n');
+    // Poll rarely: the watcher is what must see changes.
+    fp = await startFlagpole({ FLAGPOLE_STORAGE_TYPE: 'local', FLAGPOLE_STORAGE_LOCAL_PATH: dir, FLAGPOLE_STORAGE_LOCAL_POLL_INTERVAL: '60s' });
+    api = client(fp.url);
+  });
+  afterAll(async () => {
+    await fp?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves the files: namespaces, flags and evaluations', async () => {
+    const namespaces = (await api.get('/api/v1/namespaces')).body.namespaces.map((n: { key: string }) => n.key);
+    expect(namespaces.sort()).toEqual(['default', 'staging', 'team-a']);
+    expect((await api.get('/api/v1/namespaces/staging/flags')).body.flags).toHaveLength(3);
+    expect(await variantOf('staging', 'checkout', { plan: 'pro', beta: 'true' })).toMatchObject({ match: true, variantKey: 'express' });
+    const snapshot = await api.get('/internal/v1/evaluation/snapshot/namespace/team-a');
+    expect(snapshot.body.flags.map((f: { key: string }) => f.key)).toEqual(['a1']);
+    expect((await api.get('/meta/info')).body.storage).toEqual({ type: 'local', readOnly: true });
+    const health = await api.get('/health');
+    expect(health.body).toMatchObject({ status: 'SERVING', storage: { type: 'local', path: dir, files: 2 } });
+    expect(health.body.storage.error).toBeUndefined();
+  });
+
+  it('answers every write with Flipt\'s read-only error, and changes nothing', async () => {
+    const refusals = [
+      await api.post('/api/v1/namespaces', { key: 'new', name: 'New' }),
+      await api.put('/api/v1/namespaces/staging', { name: 'Renamed' }),
+      await api.post('/api/v1/namespaces/staging/flags', { key: 'x', name: 'X' }),
+      await api.delete('/api/v1/namespaces/staging/flags/checkout'),
+      await api.post('/api/v1/namespaces/staging/segments/europe/constraints', { type: 'STRING_COMPARISON_TYPE', property: 'p', operator: 'eq', value: 'v' }),
+      await http(fp.url, 'POST', '/api/v1/namespaces/staging/import', 'flags: []\n', { 'content-type': 'application/yaml' }),
+    ];
+    for (const r of refusals) {
+      expect({ status: r.status, body: r.body }).toEqual({ status: 400, body: { code: 9, message: 'modification is not allowed in read-only mode', details: [] } });
+    }
+    expect((await api.get('/api/v1/namespaces/staging')).body.name).toBe('Staging');
+    expect((await api.get('/api/v1/namespaces/staging/flags')).body.flags).toHaveLength(3);
+    // Exporting works: the files' state, as a document.
+    expect((await http(fp.url, 'GET', '/api/v1/namespaces/team-a/export')).text).toContain('- key: a1\n');
+  });
+
+  it('serves a change to a file within a second, without a restart', async () => {
+    write('team/a/features.yml', 'namespace: team-a\nflags:\n- key: a1\n  name: A1 renamed\n  enabled: false\n- key: a2\n  name: A2\n');
+    const took = await within(1000, async () => (await api.get('/api/v1/namespaces/team-a/flags')).body.flags?.length === 2);
+    expect(took).toBeLessThan(1000);
+    expect((await api.get('/api/v1/namespaces/team-a/flags/a1')).body).toMatchObject({ name: 'A1 renamed', enabled: false });
+  });
+
+  it('refuses a bad change, keeps serving the last good state, and says why in /health until it is fixed', async () => {
+    write('team/a/features.yml', 'namespace: team-a\nflags:\n- key: a1\n  name: A1\n  variants:\n  - key: v\n  rules:\n  - segment: nowhere\n');
+    await within(1000, async () => Boolean((await api.get('/health')).body.storage?.error));
+    const health = (await api.get('/health')).body;
+    expect(health.status).toBe('SERVING');
+    expect(health.storage.error).toBe('team/a/features.yml: line 8, column 5, flags[0].rules[0]: flag team-a/a1 rule 1 references unknown segment "nowhere"');
+    expect((await api.get('/api/v1/namespaces/team-a/flags')).body.flags.map((f: { key: string }) => f.key)).toEqual(['a1', 'a2']);
+
+    write('team/a/features.yml', 'namespace: team-a\nflags:\n- key: a1\n  name: A1\n');
+    await within(1000, async () => (await api.get('/health')).body.storage?.error === undefined);
+    expect((await api.get('/api/v1/namespaces/team-a/flags')).body.flags.map((f: { key: string }) => f.key)).toEqual(['a1']);
+  });
+
+  it('follows the index: include and exclude globs; namespaces come and go with their files', async () => {
+    write('.flipt.yml', 'version: "1.0"\ninclude:\n- "*.features.yml"\n- "prod/**"\nexclude:\n- "staging.features.yml"\n');
+    write('prod/p.yml', 'namespace: prod\nflags:\n- key: p1\n  name: P1\n');
+    await within(1000, async () => {
+      const keys = (await api.get('/api/v1/namespaces')).body.namespaces.map((n: { key: string }) => n.key);
+      return keys.includes('prod') && !keys.includes('staging') && !keys.includes('team-a');
+    });
+    expect((await api.get('/api/v1/namespaces/staging')).status).toBe(404);
+    expect((await api.post('/evaluate/v1/boolean', { namespaceKey: 'staging', flagKey: 'dark-mode', entityId: 'u' })).status).toBe(404);
+    unlinkSync(join(dir, '.flipt.yml'));
+    // Namespace by namespace, each in its own transaction: wait for the last of them.
+    await within(1000, async () => (await api.get('/api/v1/namespaces/staging')).status === 200 && (await api.get('/api/v1/namespaces/prod')).status === 404);
+  });
+
+  it('refuses an index that includes nothing, naming the file', async () => {
+    write('.flipt.yml', 'version: "1.0"\n');
+    await within(1000, async () => Boolean((await api.get('/health')).body.storage?.error));
+    expect((await api.get('/health')).body.storage.error).toBe('.flipt.yml: includes no files: `include` must list at least one glob');
+    unlinkSync(join(dir, '.flipt.yml'));
+    await within(1000, async () => (await api.get('/health')).body.storage?.error === undefined);
+  });
+});
+
+describe('declarative storage: refusals at start-up', () => {
+  it('will not start from files that do not check, nor on a database holding flags made through the API', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flagpole-local-'));
+    const data = mkdtempSync(join(tmpdir(), 'flagpole-local-db-'));
+    const dbUrl = await freshDatabaseUrl(data);
+    try {
+      writeFileSync(join(dir, 'features.yml'), 'flags:\n- key: bad key\n  name: B\n');
+      await expect(startFlagpole({ FLAGPOLE_STORAGE_TYPE: 'local', FLAGPOLE_STORAGE_LOCAL_PATH: dir, FLAGPOLE_DB_URL: dbUrl }))
+        .rejects.toThrow('storage.local: the files in');
+
+      const db = await startFlagpole({ FLAGPOLE_DB_URL: dbUrl });
+      await client(db.url).post('/api/v1/namespaces/default/flags', { key: 'made-by-api', name: 'API' });
+      await db.close();
+      writeFileSync(join(dir, 'features.yml'), 'flags:\n- key: good\n  name: G\n');
+      await expect(startFlagpole({ FLAGPOLE_STORAGE_TYPE: 'local', FLAGPOLE_STORAGE_LOCAL_PATH: dir, FLAGPOLE_DB_URL: dbUrl }))
+        .rejects.toThrow('holds 1 flags and segments made through the API');
+    } finally {
+      await dropDatabase(dbUrl);
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+});
