@@ -1,20 +1,18 @@
 /**
- * Declarative, read-only storage (`storage.type: local`): flag state comes from Flipt-format files, and the API
- * cannot change it (Flipt's read-only error). The files' state is mirrored into the database, namespace by
+ * Declarative, read-only storage (`storage.type: local` or `git`): flag state comes from Flipt-format files, and the
+ * API cannot change it (Flipt's read-only error). The files' state is mirrored into the database, namespace by
  * namespace, each in one transaction; everything that reads flag state (evaluation, snapshots, OFREP, the management
  * API, the UI) reads it there as it would any other, and every instance reloads a namespace when its mirror changes.
  *
- * Changes are seen by a file watcher (node:fs `watch`, recursive) within about 100 ms, and by a poll every
- * `storage.local.poll_interval` for file systems that report nothing. Files that do not read or check are refused
- * whole: the last good state keeps serving, the problem is logged and `/health` names it. At start-up there is no
- * last good state: a refused state stops the start, with the problem as the message.
+ * The source (a directory, local-source.ts; a Git repository, git-source.ts) is asked for its version on every
+ * poll (`poll_interval`) and whenever it reports a change (a directory's file watcher, within about 100 ms); only a
+ * new version is read. Files that do not read or check are refused whole: the last good state keeps serving, the
+ * problem is logged and `/health` names it. At start-up there is no last good state: a refused state, or a source
+ * that cannot be reached, stops the start with the problem as the message.
  *
  * Mirroring replaces what the database holds: it refuses to start on a database holding flags or segments that it
  * did not mirror itself (a database used with `storage.type: database`), rather than delete them.
  */
-import { watch, type FSWatcher } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { EntityManager as SqlEntityManager } from '@mikro-orm/knex';
 import { OperationLock } from '../auth/operation-lock.entity';
@@ -26,7 +24,9 @@ import { HealthService } from '../health/health.service';
 import { Namespace } from '../namespaces/namespace.entity';
 import { Database, wholeNamespace } from '../storage/database.service';
 import { buildState, type DeclarativeState } from './declarative-state';
-import { listStateFiles, readIndex, readStateFiles } from './state-files';
+import { GitSource } from './git-source';
+import { LocalSource } from './local-source';
+import type { StateSource } from './state-source';
 
 /** The row that says this database's flag state is a mirror (operation_lock: a name that is never acquired). */
 const MIRROR_MARKER = 'declarative_storage_mirror';
@@ -34,42 +34,43 @@ const MIRROR_MARKER = 'declarative_storage_mirror';
 const SETTLE_MS = 100;
 
 export interface DeclarativeStatus {
-  type: string;
-  path: string;
-  /** When the files' state last reached the database, and how many files it came from. */
+  /** The source: `type` and where (path, or repository and ref). */
+  [source: string]: unknown;
+  /** The version served (a commit for Git), when it reached the database, and how many files it came from. */
+  revision?: string;
   appliedAt: string | null;
   files: number;
-  /** Why the latest change of the files was refused (the last good state keeps serving). */
+  /** Why the latest version of the files was refused or could not be read (the last good state keeps serving). */
   error?: string;
 }
 
 @Injectable()
 export class DeclarativeStorage implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('DeclarativeStorage');
-  private readonly root: string;
-  private readonly enabled: boolean;
+  private readonly source: StateSource | null;
   private applied = new Map<string, string>();
-  private signature = '';
+  private version = '';
   private status: DeclarativeStatus;
-  private watcher: FSWatcher | null = null;
+  private unwatch: (() => void) | null = null;
   private poller: NodeJS.Timeout | null = null;
   private settle: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
 
   constructor(
-    @Inject(CONFIG) private readonly config: FlagpoleConfig,
+    @Inject(CONFIG) config: FlagpoleConfig,
     private readonly db: Database,
     health: HealthService,
   ) {
-    this.enabled = config.storage.type === 'local';
-    this.root = resolve(config.storage.local.path);
-    this.status = { type: config.storage.type, path: this.root, appliedAt: null, files: 0 };
-    if (this.enabled) health.describe('storage', () => ({ ...this.status }));
+    const { storage } = config;
+    this.source = storage.type === 'local' ? new LocalSource(storage.local.path, storage.local.pollInterval)
+      : storage.type === 'git' ? new GitSource(storage.git) : null;
+    this.status = { ...this.source?.description, appliedAt: null, files: 0 };
+    if (this.source) health.describe('storage', () => ({ ...this.status }));
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.enabled) {
+    if (!this.source) {
       // Written through the API from now on: whatever was mirrored here is the API's to keep.
       await this.db.write(null, (em) => em.nativeDelete(OperationLock, { operation: MIRROR_MARKER }));
       return;
@@ -81,11 +82,13 @@ export class DeclarativeStorage implements OnApplicationBootstrap, OnModuleDestr
     this.startWatching();
   }
 
-  onModuleDestroy(): void {
-    this.watcher?.close();
+  async onModuleDestroy(): Promise<void> {
+    this.unwatch?.();
     if (this.poller) clearInterval(this.poller);
     if (this.settle) clearTimeout(this.settle);
-    this.watcher = this.poller = this.settle = null;
+    this.unwatch = this.poller = this.settle = null;
+    await this.running?.catch(() => undefined);
+    await this.source?.close();
   }
 
   current(): DeclarativeStatus {
@@ -109,32 +112,34 @@ export class DeclarativeStorage implements OnApplicationBootstrap, OnModuleDestr
   }
 
   private async run(strict: boolean): Promise<void> {
-    let state: DeclarativeState;
-    let files: number;
+    const source = this.source!;
+    let read;
     try {
-      const signature = await this.filesSignature();
-      if (signature === this.signature && !strict) {
-        // Back to the files last mirrored (a bad change undone): nothing to write, nothing refused any more.
+      const snapshot = await source.current();
+      if (snapshot.version === this.version && !strict) {
+        // Back to the version last mirrored (a bad change undone): nothing to write, nothing refused any more.
         if (this.status.error) this.accepted();
         return;
       }
-      const read = await readStateFiles(this.root);
-      state = buildState(read);
-      files = read.length;
-      this.signature = signature;
+      read = await snapshot.files();
+      const state = buildState(read.files);
+      const started = Date.now();
+      const changed = await this.mirror(state);
+      this.version = snapshot.version;
+      if (this.status.error) this.accepted();
+      const revision = source instanceof GitSource ? { revision: snapshot.version } : {};
+      this.status = { ...source.description, ...revision, appliedAt: new Date().toISOString(), files: read.files.length };
+      if (changed > 0 || strict) {
+        this.logger.log(`mirrored ${changed} of ${state.namespaces.size} namespaces from ${read.files.length} files in ${Date.now() - started} ms`);
+      }
     } catch (e) {
       const message = (e as Error).message;
-      if (strict) throw new Error(`storage.local: the files in ${this.root} cannot be served: ${message}`);
+      if (strict) {
+        const { type, path, repository, ref } = source.description as Record<string, string>;
+        throw new Error(`storage.${type}: the files in ${path ?? `${repository} (${ref})`} cannot be served: ${message}`);
+      }
       if (this.status.error !== message) this.logger.error(`files refused, still serving the last good state: ${message}`);
       this.status = { ...this.status, error: message };
-      return;
-    }
-    const started = Date.now();
-    const changed = await this.mirror(state);
-    if (this.status.error) this.accepted();
-    this.status = { type: this.status.type, path: this.root, appliedAt: new Date().toISOString(), files };
-    if (changed > 0 || strict) {
-      this.logger.log(`mirrored ${changed} of ${state.namespaces.size} namespaces from ${files} files in ${Date.now() - started} ms`);
     }
   }
 
@@ -190,34 +195,21 @@ export class DeclarativeStorage implements OnApplicationBootstrap, OnModuleDestr
     await this.db.write(null, (em) => em.insert(OperationLock, { operation: MIRROR_MARKER, version: 1, lastAcquiredAt: at, acquiredUntil: at }));
   }
 
-  /** Names, sizes and times of the index and the state files: unchanged means nothing to read. */
-  private async filesSignature(): Promise<string> {
-    const index = await readIndex(this.root);
-    const paths = [...(index.file ? [index.file] : []), ...(await listStateFiles(this.root, index))];
-    const parts = await Promise.all(paths.map(async (p) => {
-      const s = await stat(join(this.root, p));
-      return `${p}:${s.size}:${s.mtimeMs}`;
-    }));
-    return parts.join('\n');
-  }
-
   private startWatching(): void {
+    const source = this.source!;
     const changed = () => {
       if (this.settle) clearTimeout(this.settle);
       this.settle = setTimeout(() => void this.refresh(), SETTLE_MS);
       this.settle.unref();
     };
-    try {
-      this.watcher = watch(this.root, { recursive: true }, changed);
-      this.watcher.on('error', (e) => {
-        this.logger.warn(`file watcher stopped (${e.message}); polling every ${this.config.storage.local.pollInterval} ms`);
-        this.watcher?.close();
-        this.watcher = null;
-      });
-    } catch (e) {
-      this.logger.warn(`cannot watch ${this.root} (${(e as Error).message}); polling every ${this.config.storage.local.pollInterval} ms`);
+    if (source.watch) {
+      try {
+        this.unwatch = source.watch(changed);
+      } catch (e) {
+        this.logger.warn(`cannot watch the files (${(e as Error).message}); looking for changes every ${source.pollInterval} ms`);
+      }
     }
-    this.poller = setInterval(() => void this.refresh(), this.config.storage.local.pollInterval);
+    this.poller = setInterval(() => void this.refresh(), source.pollInterval);
     this.poller.unref();
   }
 }

@@ -1,20 +1,23 @@
 /**
- * Which files of a directory hold flag state, as Flipt's declarative storage finds them: an index file at the root
+ * Which files of a tree (a directory, a Git commit) hold flag state, as Flipt's declarative storage finds them: an index file at the root
  * (`.flipt.yml`; Flagpole also reads `flipt.yml`) with `include` and `exclude` globs, or, without one,
  * `features.yml` / `*.features.yml` (and `.yaml`) at any depth. Globs follow Flipt's (gobwas/glob without
  * separators): `*` and `**` match any characters, `/` included; `?` one character; `[abc]`, `[!a-z]` and `{a,b}`
  * as usual. Hand-written (a few lines): the glob libraries on npm treat `*` as stopping at `/`, which would read
  * Flipt users' index files differently.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import { DocumentError } from '../flags-as-code/document-reader';
 
 export const INDEX_FILES = ['.flipt.yml', 'flipt.yml'];
 const DEFAULT_INCLUDE = ['**features.yml', '**features.yaml', '**.features.yml', '**.features.yaml'];
-/** Never walked: version control data and dependencies are not flag state. */
-const SKIPPED_DIRECTORIES = new Set(['.git', 'node_modules']);
+
+/** Where state files are read from: a directory, or a Git commit's tree. */
+export interface FileTree {
+  /** Every file, relative to the root, `/`-separated, in path order. */
+  list(): Promise<string[]>;
+  read(path: string): Promise<string>;
+}
 
 export interface StateIndex {
   /** The index file it came from, or null for the default. */
@@ -53,19 +56,11 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${out}$`);
 }
 
-/** The directory's index: its index file's, or the default. A bad index file is a DocumentError naming it. */
-export async function readIndex(root: string): Promise<StateIndex> {
-  for (const name of INDEX_FILES) {
-    let text: string;
-    try {
-      text = await readFile(join(root, name), 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw e;
-    }
-    return parseIndex(name, text);
-  }
-  return { file: null, include: DEFAULT_INCLUDE.map(globToRegExp), exclude: [] };
+/** The tree's index: its index file's, or the default. A bad index file is a DocumentError naming it. */
+export async function readIndex(tree: FileTree, paths: readonly string[]): Promise<StateIndex> {
+  const name = INDEX_FILES.find((f) => paths.includes(f));
+  if (name === undefined) return { file: null, include: DEFAULT_INCLUDE.map(globToRegExp), exclude: [] };
+  return parseIndex(name, await tree.read(name));
 }
 
 function parseIndex(name: string, text: string): StateIndex {
@@ -105,32 +100,15 @@ export interface StateFile {
   text: string;
 }
 
-/** The files the index selects, in path order (Flipt walks the directory in lexical order). */
-export async function listStateFiles(root: string, index: StateIndex): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (dir: string): Promise<void> => {
-    const entries = await readdir(dir, { withFileTypes: true });
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      const full = join(dir, entry.name);
-      // Symbolic links are followed (a Kubernetes ConfigMap volume is links into a timestamped directory).
-      const isDir = entry.isDirectory() || (entry.isSymbolicLink() && (await stat(full).catch(() => null))?.isDirectory());
-      if (isDir) {
-        if (!SKIPPED_DIRECTORIES.has(entry.name) && !entry.name.startsWith('..')) await walk(full);
-        continue;
-      }
-      const path = relative(root, full).split(sep).join('/');
-      if (INDEX_FILES.includes(path)) continue;
-      if (index.include.some((r) => r.test(path)) && !index.exclude.some((r) => r.test(path))) out.push(path);
-    }
-  };
-  await walk(root);
-  return out;
+/** The paths the index selects, in path order (Flipt walks the tree in lexical order). */
+export function selectStateFiles(paths: readonly string[], index: StateIndex): string[] {
+  return paths.filter((path) => !INDEX_FILES.includes(path) && index.include.some((r) => r.test(path)) && !index.exclude.some((r) => r.test(path)));
 }
 
-/** Every state file with its text. */
-export async function readStateFiles(root: string): Promise<StateFile[]> {
-  const index = await readIndex(root);
-  const paths = await listStateFiles(root, index);
-  return Promise.all(paths.map(async (path) => ({ path, text: await readFile(join(root, path), 'utf8') })));
+/** The index file (if any) and the state files it selects, with their text. */
+export async function readStateFiles(tree: FileTree): Promise<{ index: string | null; files: StateFile[] }> {
+  const paths = await tree.list();
+  const index = await readIndex(tree, paths);
+  const selected = selectStateFiles(paths, index);
+  return { index: index.file, files: await Promise.all(selected.map(async (path) => ({ path, text: await tree.read(path) }))) };
 }

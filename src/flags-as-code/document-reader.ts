@@ -10,7 +10,7 @@
  * name as its zero value and ignores unknown fields); every document's gates use its own `version` (or the first
  * document's when it has none); metadata and a namespace object are gated as Flipt's schema gates them (1.3, 1.4).
  */
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node, type YAMLMap } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, visit, type Alias, type Document, type Node, type YAMLMap } from 'yaml';
 import { InvalidError } from '../common/errors';
 import { isValidKey, MAX_TEXT_LENGTH } from '../common/validation';
 import { validateConstraint } from '../segments/constraint.validation';
@@ -44,8 +44,8 @@ export const MAX_ATTACHMENT_BYTES = 1000 * 1024;
 export function readDocuments(text: string, options: ReadOptions = {}): NamespaceDocument[] {
   const documents: NamespaceDocument[] = [];
   let streamVersion: DocumentVersion | undefined;
-  for (const { doc, lines, lineOffset, index } of parse(text, options)) {
-    const place = new Place(doc, lines, lineOffset, options.source, index);
+  for (const { doc, lines, lineOffset, colOffset, index } of parse(text, options)) {
+    const place = new Place(doc, lines, { line: lineOffset, col: colOffset }, options.source, index, aliasTargets(doc, options, index));
     const read = readDocument(place, streamVersion, options);
     if (read === null) continue;
     streamVersion ??= read.version;
@@ -57,14 +57,42 @@ export function readDocuments(text: string, options: ReadOptions = {}): Namespac
 interface ParsedDocument {
   doc: Document.Parsed;
   lines: LineCounter;
-  /** Lines before the text the document was parsed from (JSON objects are parsed one at a time). */
+  /** Where the text the document was parsed from starts (JSON objects are parsed one at a time). */
   lineOffset: number;
+  colOffset: number;
   index: number;
+}
+
+/**
+ * Each alias of the document and the node it stands for, found in one pass (resolving an alias through the library
+ * walks the whole document each time). A document with aliases must also expand within `maxAliasCount` as the
+ * library counts expansions (nested aliases multiply): a few kilobytes must not stand for millions of items.
+ */
+function aliasTargets(doc: Document.Parsed, options: ReadOptions, index: number): Map<Alias, Node> {
+  const targets = new Map<Alias, Node>();
+  const anchors = new Map<string, Node>();
+  visit(doc, (_key, node) => {
+    if (isAlias(node)) {
+      const target = anchors.get(node.source);
+      if (target) targets.set(node, target);
+    } else if (node && typeof node === 'object' && 'anchor' in node && typeof node.anchor === 'string' && node.anchor) {
+      anchors.set(node.anchor, node as Node);
+    }
+  });
+  if (targets.size > 0) {
+    try {
+      doc.toJS({ maxAliasCount: options.maxAliasCount ?? 100 });
+    } catch (e) {
+      const where = index > 1 ? `document ${index}: ` : '';
+      throw new DocumentError(`${prefix(options.source)}${where}${(e as Error).message} (at most ${options.maxAliasCount ?? 100} alias expansions per document)`);
+    }
+  }
+  return targets;
 }
 
 function parse(text: string, options: ReadOptions): ParsedDocument[] {
   const body = text.replace(/^\uFEFF/, '');
-  const chunks = looksLikeJson(body) ? jsonChunks(body) : [{ text: body, lineOffset: 0 }];
+  const chunks = looksLikeJson(body) ? jsonChunks(body) : [{ text: body, lineOffset: 0, colOffset: 0 }];
   const out: ParsedDocument[] = [];
   for (const chunk of chunks) {
     const lines = new LineCounter();
@@ -80,9 +108,9 @@ function parse(text: string, options: ReadOptions): ParsedDocument[] {
       const error = doc.errors[0];
       if (error) {
         const { line, col } = lines.linePos(error.pos[0]);
-        throw new DocumentError(`${prefix(options.source)}line ${line + chunk.lineOffset}, column ${col}: ${firstLine(error.message)}`);
+        throw new DocumentError(`${prefix(options.source)}line ${line + chunk.lineOffset}, column ${line === 1 ? col + chunk.colOffset : col}: ${firstLine(error.message)}`);
       }
-      out.push({ doc, lines, lineOffset: chunk.lineOffset, index: out.length + 1 });
+      out.push({ doc, lines, lineOffset: chunk.lineOffset, colOffset: chunk.colOffset, index: out.length + 1 });
     }
   }
   return out;
@@ -98,16 +126,21 @@ function looksLikeJson(text: string): boolean {
  * starts on. YAML does not read two flow mappings without `---` between them; each JSON object is valid YAML alone.
  * The scan only tracks strings and brace depth; the YAML parser validates each piece.
  */
-function jsonChunks(text: string): Array<{ text: string; lineOffset: number }> {
-  const chunks: Array<{ text: string; lineOffset: number }> = [];
+function jsonChunks(text: string): Array<{ text: string; lineOffset: number; colOffset: number }> {
+  const chunks: Array<{ text: string; lineOffset: number; colOffset: number }> = [];
   let depth = 0;
   let inString = false;
   let start = -1;
   let line = 0;
+  let lineStart = 0;
   let startLine = 0;
+  let startCol = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (c === '\n') line++;
+    if (c === '\n') {
+      line++;
+      lineStart = i + 1;
+    }
     if (inString) {
       if (c === '\\') i++;
       else if (c === '"') inString = false;
@@ -125,19 +158,20 @@ function jsonChunks(text: string): Array<{ text: string; lineOffset: number }> {
       if (depth++ === 0) {
         start = i;
         startLine = line;
+        startCol = i - lineStart;
       }
     } else if (c === '}' || c === ']') {
       if (--depth === 0) {
-        chunks.push({ text: text.slice(start, i + 1), lineOffset: startLine });
+        chunks.push({ text: text.slice(start, i + 1), lineOffset: startLine, colOffset: startCol });
         start = -1;
       }
     } else if (depth === 0 && !/\s/.test(c)) {
       // Text between objects: let the YAML parser name it, with everything from here on.
-      chunks.push({ text: text.slice(i), lineOffset: line });
+      chunks.push({ text: text.slice(i), lineOffset: line, colOffset: i - lineStart });
       return chunks;
     }
   }
-  if (start !== -1) chunks.push({ text: text.slice(start), lineOffset: startLine });
+  if (start !== -1) chunks.push({ text: text.slice(start), lineOffset: startLine, colOffset: startCol });
   return chunks;
 }
 
@@ -151,10 +185,16 @@ class Place {
   constructor(
     readonly doc: Document.Parsed,
     private readonly lines: LineCounter,
-    private readonly lineOffset: number,
+    private readonly offset: { line: number; col: number },
     private readonly source: string | undefined,
     private readonly index: number,
+    private readonly aliases: Map<Alias, Node>,
   ) {}
+
+  /** The node an alias stands for (null when its anchor is not defined before it). */
+  resolve(alias: Alias): Node | null {
+    return this.aliases.get(alias) ?? null;
+  }
 
   describe(node: Node | null | undefined, path: readonly PathItem[], withSource = true): string {
     const parts: string[] = [];
@@ -162,7 +202,7 @@ class Place {
     const offset = node?.range?.[0];
     if (offset !== undefined) {
       const { line, col } = this.lines.linePos(offset);
-      parts.push(`line ${line + this.lineOffset}, column ${col}`);
+      parts.push(`line ${line + this.offset.line}, column ${line === 1 ? col + this.offset.col : col}`);
     }
     if (path.length > 0) parts.push(formatPath(path));
     return (withSource ? prefix(this.source) : '') + parts.join(', ');
@@ -216,7 +256,7 @@ class Cursor {
     if (!isMap(node)) return undefined;
     const value = node.get(name, true) as Node | undefined;
     if (value === undefined) return undefined;
-    const resolved = isAlias(value) ? (value.resolve(this.place.doc) as Node | undefined) ?? null : value;
+    const resolved = isAlias(value) ? this.place.resolve(value) : value;
     // `field:` with nothing after it is null: the same as not writing the field.
     if (resolved === null || (isScalar(resolved) && resolved.value === null)) return undefined;
     return new Cursor(this.place, resolved, [...this.path, name]);
@@ -265,7 +305,7 @@ class Cursor {
     const node = f.node;
     if (!isSeq(node)) return f.fail('must be a list');
     return node.items.map((item, i) => {
-      const node = isAlias(item) ? ((item.resolve(this.place.doc) as Node | undefined) ?? null) : (item as Node | null);
+      const node = isAlias(item) ? this.place.resolve(item) : (item as Node | null);
       return new Cursor(this.place, node, [...f.path, i]);
     });
   }
@@ -314,6 +354,8 @@ function compareVersions(a: DocumentVersion, b: DocumentVersion): number {
 function parseVersion(c: Cursor): DocumentVersion | undefined {
   if (!c.has('version')) return undefined;
   const raw = c.string('version');
+  // Flipt reads an empty version as none.
+  if (raw.trim() === '') return undefined;
   const m = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(raw.trim());
   const normalized = m && (m[3] === undefined || Number(m[3]) === 0) ? `${Number(m[1])}.${Number(m[2] ?? 0)}` : raw;
   if (!(DOCUMENT_VERSIONS as readonly string[]).includes(normalized)) {
@@ -407,7 +449,8 @@ function readVariant(c: Cursor, version: DocumentVersion, maxAliasCount: number)
   c.gate('default', '1.3', version, 'variant.default');
   const key = checkKey(c, 'key', false);
   const value = c.json('attachment', maxAliasCount);
-  const attachment = value === undefined || value === null ? null : JSON.stringify(value);
+  // Stored as Flipt's importer stores it: compact JSON with object keys sorted.
+  const attachment = value === undefined || value === null ? null : JSON.stringify(sortKeys(value));
   if (attachment !== null && Buffer.byteLength(attachment, 'utf8') > MAX_ATTACHMENT_BYTES) {
     c.field('attachment')!.fail('must be less than 1000 KB');
   }
@@ -429,6 +472,9 @@ function readRule(c: Cursor, index: number, variants: Set<string>, flagKey: stri
     segmentKeys = [c.string('segment', true)];
   }
   segmentKeys.forEach((k) => isValidKey(k) || segment.fail(`segment key ${JSON.stringify(k)} contains invalid characters`));
+  // As the API stores a rule: each segment once, and one segment always OR.
+  segmentKeys = [...new Set(segmentKeys)];
+  if (segmentKeys.length === 1) segmentOperator = SegmentOperator.OR;
   const rank = c.number('rank');
   if (rank !== undefined && (!Number.isInteger(rank) || rank <= 0)) c.field('rank')!.fail('must be a whole number greater than 0');
 
@@ -455,16 +501,15 @@ function readRollout(c: Cursor, version: DocumentVersion): DocumentRollout {
   segment.map(ROLLOUT_SEGMENT_FIELDS);
   segment.gate('keys', '1.2', version, 'flag.rollouts[*].segment.keys');
   if (segment.has('key') && segment.has('keys')) segment.fail('a rollout segment has key or keys, not both');
-  const segmentKeys = segment.has('keys') ? segment.strings('keys') : [segment.string('key', true)];
-  if (segmentKeys.length === 0) segment.field('keys')!.fail('must not be empty');
-  segmentKeys.forEach((k) => isValidKey(k) || segment.fail(`segment key ${JSON.stringify(k)} contains invalid characters`));
+  const written = segment.has('keys') ? segment.strings('keys') : [segment.string('key', true)];
+  if (written.length === 0) segment.field('keys')!.fail('must not be empty');
+  written.forEach((k) => isValidKey(k) || segment.fail(`segment key ${JSON.stringify(k)} contains invalid characters`));
+  // As the API stores a rollout: each segment once, and one segment always OR.
+  const segmentKeys = [...new Set(written)];
+  const operator = segment.enumName('operator', SEGMENT_OPERATORS_BY_NAME, SegmentOperator.OR);
   return {
     description,
-    segment: {
-      segmentKeys,
-      segmentOperator: segment.enumName('operator', SEGMENT_OPERATORS_BY_NAME, SegmentOperator.OR),
-      value: segment.bool('value'),
-    },
+    segment: { segmentKeys, segmentOperator: segmentKeys.length === 1 ? SegmentOperator.OR : operator, value: segment.bool('value') },
     at: c.at,
   };
 }
@@ -495,6 +540,18 @@ function readConstraint(c: Cursor, segmentKey: string): DocumentConstraint {
     if (e instanceof InvalidError) c.fail(e.message);
     throw e;
   }
+}
+
+/** The value with every object's keys in sorted order (Go's encoding/json writes maps so). */
+export function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.keys(value).sort(byteOrder).map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]));
+}
+
+/** Go's string order: UTF-8 bytes, not UTF-16 units. */
+export function byteOrder(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
 /** A key field: present, Flipt's key pattern, at most 255 characters. */

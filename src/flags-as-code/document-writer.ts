@@ -6,6 +6,7 @@
 import { Document, type ToStringOptions } from 'yaml';
 import { COMPARISON_TYPE_NAMES, FLAG_TYPE_NAMES, MATCH_TYPE_NAMES, SEGMENT_OPERATOR_NAMES, SegmentOperator } from '../wire';
 import { LATEST_DOCUMENT_VERSION, type DocumentFlag, type DocumentSegment, type NamespaceDocument } from './document';
+import { byteOrder, sortKeys } from './document-reader';
 
 export type DocumentFormat = 'yaml' | 'json';
 
@@ -26,7 +27,7 @@ export function writeDocuments(documents: readonly NamespaceDocument[], format: 
   return header + plain.map((p, i) => (i > 0 ? '---\n' : '') + new Document(p).toString(YAML_LAYOUT)).join('');
 }
 
-const byKey = <T extends { key: string }>(a: T, b: T): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+const byKey = <T extends { key: string }>(a: T, b: T): number => byteOrder(a.key, b.key);
 
 function sorted(d: NamespaceDocument): NamespaceDocument {
   return {
@@ -54,13 +55,12 @@ function plainFlag(f: DocumentFlag): Record<string, unknown> {
     type: FLAG_TYPE_NAMES[f.type],
     description: f.description,
     enabled: f.enabled,
-    metadata: f.metadata ?? undefined,
-    variants: f.variants.map((v) => compact({
-      default: v.key === f.defaultVariant || undefined,
-      key: v.key,
-      name: v.name,
-      description: v.description,
-      attachment: v.attachment === null ? undefined : (JSON.parse(v.attachment) as unknown),
+    // Map keys sorted, as Go's encoders write them.
+    metadata: f.metadata ? sortKeys(f.metadata) : undefined,
+    variants: f.variants.map((v) => ({
+      ...compact({ default: v.key === f.defaultVariant || undefined, key: v.key, name: v.name, description: v.description }),
+      // Any value, `[]` and `""` included: only a variant without one leaves it out.
+      ...(v.attachment === null ? {} : { attachment: sortKeys(JSON.parse(v.attachment)) }),
     })),
     rules: f.rules.map((r) => compact({
       segment: r.segmentKeys.length === 1 ? r.segmentKeys[0] : { keys: r.segmentKeys, operator: SEGMENT_OPERATOR_NAMES[r.segmentOperator] },

@@ -16,7 +16,6 @@ import type { NamespaceDocument } from './document';
 import { readDocuments } from './document-reader';
 import type { ImportSummary } from './document.repository';
 import { writeDocuments, type DocumentFormat } from './document-writer';
-import { FlagsAsCodeModule } from './flags-as-code.module';
 import { FlagsAsCodeService } from './flags-as-code.service';
 
 export const COMMANDS = ['export', 'import'] as const;
@@ -133,7 +132,8 @@ function describe(s: ImportSummary): string {
 @Module({})
 class CommandModule {
   static forRoot(config: FlagpoleConfig): DynamicModule {
-    return { module: CommandModule, imports: [StorageModule.forRoot(config.db), FlagsAsCodeModule] };
+    // The service alone: no routes (and so none of what they need, the audit trail among them).
+    return { module: CommandModule, imports: [StorageModule.forRoot(config.db)], providers: [FlagsAsCodeService] };
   }
 }
 

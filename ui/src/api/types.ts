@@ -151,6 +151,8 @@ export interface AuthMethod {
 export interface MetaInfo {
   version: string;
   authentication: { required: boolean };
+  /** `readOnly` only when true: flag state from files (`type: local`) or `storage.read_only` configured. */
+  storage?: { type: string; readOnly?: boolean };
 }
 
 export interface UiSettings {

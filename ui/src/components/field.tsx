@@ -10,21 +10,24 @@ export function Field({
   error,
   children,
   className,
+  describedBy,
 }: {
   label: ReactNode;
   hint?: ReactNode;
   error?: string;
   className?: string;
+  /** The id of a further description kept elsewhere (the read-only notice). */
+  describedBy?: string;
   children: (props: { id: string; 'aria-describedby'?: string; 'aria-invalid'?: boolean }) => ReactNode;
 }) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
+  const ids = [hintId, errorId, describedBy].filter(Boolean).join(' ') || undefined;
   return (
     <div className={`field ${className ?? ''}`}>
       <label htmlFor={id}>{label}</label>
-      {children({ id, 'aria-describedby': describedBy, ...(error ? { 'aria-invalid': true } : {}) })}
+      {children({ id, 'aria-describedby': ids, ...(error ? { 'aria-invalid': true } : {}) })}
       {hint && (
         <p className="hint" id={hintId}>
           {hint}

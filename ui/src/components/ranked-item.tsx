@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { EditDeleteButtons } from './row-actions';
 import { OrderButtons } from './order-buttons';
 
-/** One rule or rollout in rank order: its position, what it does, and move / edit / delete. */
+/** One rule or rollout in rank order: its position, what it does, and move / edit / delete unless `locked` (read-only). */
 export function RankedItem({
   index,
   count,
@@ -11,6 +11,7 @@ export function RankedItem({
   moving,
   onEdit,
   onDelete,
+  locked,
   children,
 }: {
   index: number;
@@ -21,6 +22,7 @@ export function RankedItem({
   moving: boolean;
   onEdit(): void;
   onDelete(): void;
+  locked?: boolean;
   children: ReactNode;
 }) {
   const name = `${what} ${index + 1}`;
@@ -30,10 +32,12 @@ export function RankedItem({
         {index + 1}
       </div>
       <div className="ranked-body">{children}</div>
-      <div className="row-actions">
-        <OrderButtons index={index} count={count} what={name} onMove={onMove} disabled={moving} />
-        <EditDeleteButtons what={name} onEdit={onEdit} onDelete={onDelete} />
-      </div>
+      {!locked && (
+        <div className="row-actions">
+          <OrderButtons index={index} count={count} what={name} onMove={onMove} disabled={moving} />
+          <EditDeleteButtons what={name} onEdit={onEdit} onDelete={onDelete} />
+        </div>
+      )}
     </li>
   );
 }

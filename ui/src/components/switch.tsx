@@ -4,12 +4,15 @@ export function Switch({
   onChange,
   label,
   disabled,
+  describedBy,
   showLabel = false,
 }: {
   checked: boolean;
   onChange(checked: boolean): void;
   label: string;
   disabled?: boolean;
+  /** The id of what explains the switch, such as why it is disabled. */
+  describedBy?: string;
   showLabel?: boolean;
 }) {
   return (
@@ -18,6 +21,7 @@ export function Switch({
       role="switch"
       aria-checked={checked}
       aria-label={showLabel ? undefined : label}
+      aria-describedby={describedBy}
       className="switch"
       disabled={disabled}
       onClick={() => onChange(!checked)}

@@ -9,6 +9,7 @@ export function VariantSelect({
   variants,
   value,
   onChange,
+  locked,
 }: {
   label: string;
   hint?: string;
@@ -17,11 +18,13 @@ export function VariantSelect({
   variants: Variant[];
   value: string;
   onChange(variantId: string): void;
+  /** Shown but not changeable, described by the element with this id (the read-only notice). */
+  locked?: string;
 }) {
   return (
-    <Field label={label} hint={hint}>
+    <Field label={label} hint={hint} describedBy={locked}>
       {(p) => (
-        <select {...p} value={value} onChange={(e) => onChange(e.target.value)}>
+        <select {...p} value={value} disabled={Boolean(locked)} onChange={(e) => onChange(e.target.value)}>
           <option value="">{none}</option>
           {variants.map((v) => (
             <option key={v.id} value={v.id}>

@@ -1,11 +1,13 @@
 /**
  * The frame around every page: a top bar (product, the configured label, namespace switcher, who is signed in and
- * sign-out) and the navigation. A skip link leads keyboard users past both to the page.
+ * sign-out) and the navigation. A skip link leads keyboard users past both to the page. A read-only Flagpole says so
+ * above every page.
  */
 import { useEffect, useRef, type ReactNode } from 'react';
 import { navigate, path, useRoute } from '../routing/hash-router';
 import { Link } from '../routing/link';
 import { useCurrentNamespace, useNamespaces } from '../session/namespaces';
+import { ReadOnlyNotice } from '../session/read-only';
 import { useSession } from '../session/session';
 import { readableTextOn } from '../lib/contrast';
 
@@ -110,6 +112,7 @@ export function Shell({ children }: { children: ReactNode }) {
           </ul>
         </nav>
         <main id="main" ref={main} tabIndex={-1}>
+          <ReadOnlyNotice />
           {children}
         </main>
       </div>

@@ -15,6 +15,7 @@ import { currentView, detailsAndHistory, ViewTabs } from '../components/view-tab
 import { useLoad } from '../hooks/use-load';
 import { navigate, path, useRoute } from '../routing/hash-router';
 import { Link } from '../routing/link';
+import { useReadOnly } from '../session/read-only';
 import { FlagDetailsForm } from './flag/flag-details-form';
 import { RolloutsSection } from './flag/rollouts-section';
 import { RulesSection } from './flag/rules-section';
@@ -26,6 +27,7 @@ export function FlagPage({ ns, flagKey }: { ns: string; flagKey: string }) {
   const segments = useLoad((signal) => listAllSegments(ns, signal), [ns]);
   const [deleting, setDeleting] = useState(false);
   const notify = useNotify();
+  const ro = useReadOnly();
   const views = detailsAndHistory(path('namespaces', ns, 'flags', flagKey));
   const view = currentView(useRoute().query, views);
 
@@ -51,7 +53,7 @@ export function FlagPage({ ns, flagKey }: { ns: string; flagKey: string }) {
             <Link to={`${path('namespaces', ns, 'console')}?flag=${encodeURIComponent(f.key)}`} className="button">
               Try in console
             </Link>
-            <button type="button" className="danger" onClick={() => setDeleting(true)}>
+            <button type="button" className="danger" onClick={() => setDeleting(true)} {...ro?.locked}>
               Delete flag
             </button>
           </>

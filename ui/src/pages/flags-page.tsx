@@ -1,4 +1,4 @@
-/** A namespace's flags, a page at a time, with search and an on/off switch per flag. */
+/** A namespace's flags, a page at a time, with search and an on/off switch per flag (disabled when read-only). */
 import { useState } from 'react';
 import { flagChanges, flagPages, updateFlag } from '../api/flags';
 import { messageOf } from '../api/client';
@@ -13,6 +13,7 @@ import { formatDate } from '../lib/format';
 import { path } from '../routing/hash-router';
 import { Link } from '../routing/link';
 import { SearchBox } from '../components/search-box';
+import { READ_ONLY_NOTICE_ID, useReadOnly, WriteLink } from '../session/read-only';
 
 export function FlagsPage({ ns }: { ns: string }) {
   const [search, setSearch] = useState('');
@@ -21,6 +22,7 @@ export function FlagsPage({ ns }: { ns: string }) {
   const [toggleError, setToggleError] = useState<string>();
   const [pending, setPending] = useState<string>();
   const notify = useNotify();
+  const readOnly = Boolean(useReadOnly());
 
   const toggle = async (flag: Flag, enabled: boolean) => {
     setPending(flag.key);
@@ -42,9 +44,9 @@ export function FlagsPage({ ns }: { ns: string }) {
         title="Flags"
         subtitle={<>In namespace <strong>{ns}</strong></>}
         actions={
-          <Link to={path('namespaces', ns, 'create', 'flag')} className="button primary">
+          <WriteLink to={path('namespaces', ns, 'create', 'flag')} className="button primary">
             New flag
-          </Link>
+          </WriteLink>
         }
       />
       <SearchBox label="Search flags" value={search} onChange={setSearch} placeholder="Key, name or description" />
@@ -64,7 +66,13 @@ export function FlagsPage({ ns }: { ns: string }) {
             {list.items.map((f) => (
               <tr key={f.key}>
                 <td>
-                  <Switch checked={f.enabled} label={`Enable ${f.key}`} disabled={pending === f.key} onChange={(on) => void toggle(f, on)} />
+                  <Switch
+                    checked={f.enabled}
+                    label={`Enable ${f.key}`}
+                    disabled={readOnly || pending === f.key}
+                    describedBy={readOnly ? READ_ONLY_NOTICE_ID : undefined}
+                    onChange={(on) => void toggle(f, on)}
+                  />
                 </td>
                 <td>
                   <Link to={path('namespaces', ns, 'flags', f.key)} className="row-link">
@@ -85,7 +93,9 @@ export function FlagsPage({ ns }: { ns: string }) {
         </table>
         {!list.loading && list.items.length === 0 && !list.error && (
           <p className="empty">
-            {search.trim() ? `No flag matches "${search.trim()}".` : 'No flags in this namespace yet. Create the first one with "New flag".'}
+            {search.trim()
+              ? `No flag matches "${search.trim()}".`
+              : readOnly ? 'No flags in this namespace.' : 'No flags in this namespace yet. Create the first one with "New flag".'}
           </p>
         )}
       </div>

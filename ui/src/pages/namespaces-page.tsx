@@ -1,4 +1,7 @@
-/** Namespaces: create, rename, describe, delete (not the protected one), export and import, and switch to one. */
+/**
+ * Namespaces: create, rename, describe, delete (not the protected one), export and import, and switch to one. When
+ * read-only, only Export and switching remain.
+ */
 import { useState } from 'react';
 import { createNamespace, deleteNamespace, updateNamespace, type NamespaceInput } from '../api/namespaces';
 import type { Namespace } from '../api/types';
@@ -15,6 +18,7 @@ import { useAction } from '../hooks/use-action';
 import { path } from '../routing/hash-router';
 import { Link } from '../routing/link';
 import { useCurrentNamespace, useNamespaces } from '../session/namespaces';
+import { useReadOnly } from '../session/read-only';
 import { ExportButton } from './namespaces/export-button';
 import { describeImport, ImportDialog } from './namespaces/import-dialog';
 
@@ -26,6 +30,7 @@ export function NamespacesPage() {
   /** The namespace to import into; '' asks for its key (a new namespace). */
   const [importing, setImporting] = useState<string>();
   const notify = useNotify();
+  const ro = useReadOnly();
 
   return (
     <>
@@ -34,10 +39,10 @@ export function NamespacesPage() {
         subtitle="Separate sets of flags and segments, for example per environment or team."
         actions={
           <>
-            <button type="button" onClick={() => setImporting('')}>
+            <button type="button" onClick={() => setImporting('')} {...ro?.locked}>
               Import…
             </button>
-            <button type="button" className="primary" onClick={() => setEditing({})}>
+            <button type="button" className="primary" onClick={() => setEditing({})} {...ro?.locked}>
               New namespace
             </button>
           </>
@@ -68,18 +73,24 @@ export function NamespacesPage() {
               </td>
               <td className="description">{n.description}</td>
               <td className="row-actions">
-                <button type="button" onClick={() => setEditing({ namespace: n })} aria-label={`Edit namespace ${n.key}`}>
-                  Edit
-                </button>
-                <ExportButton namespace={n.key} />
-                <button type="button" onClick={() => setImporting(n.key)} aria-label={`Import into namespace ${n.key}`}>
-                  Import
-                </button>
-                <DeleteButton what={`namespace ${n.key}`} onDelete={() => setDeleting(n)} reasonId={n.protected ? `protected-${n.key}` : undefined} />
-                {n.protected && (
-                  <span className="hint" id={`protected-${n.key}`}>
-                    Protected: it cannot be deleted.
-                  </span>
+                {ro ? (
+                  <ExportButton namespace={n.key} />
+                ) : (
+                  <>
+                    <button type="button" onClick={() => setEditing({ namespace: n })} aria-label={`Edit namespace ${n.key}`}>
+                      Edit
+                    </button>
+                    <ExportButton namespace={n.key} />
+                    <button type="button" onClick={() => setImporting(n.key)} aria-label={`Import into namespace ${n.key}`}>
+                      Import
+                    </button>
+                    <DeleteButton what={`namespace ${n.key}`} onDelete={() => setDeleting(n)} reasonId={n.protected ? `protected-${n.key}` : undefined} />
+                    {n.protected && (
+                      <span className="hint" id={`protected-${n.key}`}>
+                        Protected: it cannot be deleted.
+                      </span>
+                    )}
+                  </>
                 )}
               </td>
             </tr>

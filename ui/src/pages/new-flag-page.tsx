@@ -11,6 +11,7 @@ import { useAction } from '../hooks/use-action';
 import { KeyNameFields, useKeyFromName } from '../components/key-name-fields';
 import { navigate, path } from '../routing/hash-router';
 import { Link } from '../routing/link';
+import { ReadOnlyRefusal, useReadOnly } from '../session/read-only';
 
 export function NewFlagPage({ ns }: { ns: string }) {
   const names = useKeyFromName();
@@ -18,6 +19,7 @@ export function NewFlagPage({ ns }: { ns: string }) {
   const [type, setType] = useState<FlagType>('VARIANT_FLAG_TYPE');
   const [enabled, setEnabled] = useState(false);
   const notify = useNotify();
+  const readOnly = Boolean(useReadOnly());
   const save = useAction(async () => {
     const flag = await createFlag(ns, { key: names.keyValue, name: names.name, description, type, enabled });
     notify(`Flag ${flag.key} created`);
@@ -28,6 +30,15 @@ export function NewFlagPage({ ns }: { ns: string }) {
     void save.run();
   };
 
+  // An address typed or bookmarked: the API would refuse the form, so say why before anything is typed.
+  if (readOnly) {
+    return (
+      <>
+        <PageHeader title="New flag" subtitle={<>In namespace <strong>{ns}</strong></>} />
+        <ReadOnlyRefusal what="Flags" back={<Link to={path('namespaces', ns, 'flags')}>Back to the flags</Link>} />
+      </>
+    );
+  }
   return (
     <>
       <PageHeader title="New flag" subtitle={<>In namespace <strong>{ns}</strong></>} />

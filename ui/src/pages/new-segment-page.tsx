@@ -10,6 +10,7 @@ import { PageHeader } from '../components/page-header';
 import { useAction } from '../hooks/use-action';
 import { navigate, path } from '../routing/hash-router';
 import { Link } from '../routing/link';
+import { ReadOnlyRefusal, useReadOnly } from '../session/read-only';
 import { MatchTypeField } from './segment/match-type-field';
 
 export function NewSegmentPage({ ns }: { ns: string }) {
@@ -17,6 +18,7 @@ export function NewSegmentPage({ ns }: { ns: string }) {
   const [description, setDescription] = useState('');
   const [matchType, setMatchType] = useState<MatchType>('ALL_MATCH_TYPE');
   const notify = useNotify();
+  const readOnly = Boolean(useReadOnly());
   const save = useAction(async () => {
     const segment = await createSegment(ns, { key: names.keyValue, name: names.name, description, matchType });
     notify(`Segment ${segment.key} created`);
@@ -26,6 +28,15 @@ export function NewSegmentPage({ ns }: { ns: string }) {
     e.preventDefault();
     void save.run();
   };
+  // An address typed or bookmarked: the API would refuse the form, so say why before anything is typed.
+  if (readOnly) {
+    return (
+      <>
+        <PageHeader title="New segment" subtitle={<>In namespace <strong>{ns}</strong></>} />
+        <ReadOnlyRefusal what="Segments" back={<Link to={path('namespaces', ns, 'segments')}>Back to the segments</Link>} />
+      </>
+    );
+  }
   return (
     <>
       <PageHeader title="New segment" subtitle={<>In namespace <strong>{ns}</strong></>} />

@@ -1,4 +1,7 @@
-/** One segment: its details and its constraints; the History view, the audit trail's changes to both. */
+/**
+ * One segment: its details and its constraints; the History view, the audit trail's changes to both. When read-only,
+ * the same page shows them without letting them change.
+ */
 import { useEffect, useState, type FormEvent } from 'react';
 import { deleteConstraint, deleteSegment, getSegment, updateSegment, type SegmentInput } from '../api/segments';
 import type { Constraint, Segment } from '../api/types';
@@ -15,6 +18,7 @@ import { useLoad } from '../hooks/use-load';
 import { displayValue, operatorLabel, typeLabel } from '../lib/constraints';
 import { navigate, path, useRoute } from '../routing/hash-router';
 import { Link } from '../routing/link';
+import { READ_ONLY_NOTICE_ID, useReadOnly } from '../session/read-only';
 import { HistorySection } from './history/history-section';
 import { ConstraintForm } from './segment/constraint-form';
 import { MatchTypeField } from './segment/match-type-field';
@@ -23,6 +27,7 @@ export function SegmentPage({ ns, segmentKey }: { ns: string; segmentKey: string
   const segment = useLoad((signal) => getSegment(ns, segmentKey, signal), [ns, segmentKey]);
   const [deleting, setDeleting] = useState(false);
   const notify = useNotify();
+  const ro = useReadOnly();
   const views = detailsAndHistory(path('namespaces', ns, 'segments', segmentKey));
   const view = currentView(useRoute().query, views);
 
@@ -40,7 +45,7 @@ export function SegmentPage({ ns, segmentKey }: { ns: string; segmentKey: string
         title={s.name}
         subtitle={<span className="key">{s.key}</span>}
         actions={
-          <button type="button" className="danger" onClick={() => setDeleting(true)}>
+          <button type="button" className="danger" onClick={() => setDeleting(true)} {...ro?.locked}>
             Delete segment
           </button>
         }
@@ -82,6 +87,7 @@ function SegmentDetails({ ns, segment, onSaved }: { ns: string; segment: Segment
   const [draft, setDraft] = useState<SegmentInput>(() => fromSegment(segment));
   useEffect(() => setDraft(fromSegment(segment)), [segment]);
   const notify = useNotify();
+  const locked = useReadOnly() ? READ_ONLY_NOTICE_ID : undefined;
   const save = useAction(async () => {
     onSaved(await updateSegment(ns, draft));
     notify(`Segment ${segment.key} saved`);
@@ -94,17 +100,23 @@ function SegmentDetails({ ns, segment, onSaved }: { ns: string; segment: Segment
     <section className="card" aria-labelledby="segment-details">
       <h2 id="segment-details">Details</h2>
       <form className="form" onSubmit={submit}>
-        <Field label="Name">{(p) => <input {...p} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />}</Field>
-        <Field label="Description">
-          {(p) => <textarea {...p} rows={2} value={draft.description} onChange={(e) => setDraft({ ...draft, description: e.target.value })} />}
+        <Field label="Name" describedBy={locked}>
+          {(p) => <input {...p} readOnly={Boolean(locked)} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />}
         </Field>
-        <MatchTypeField value={draft.matchType} onChange={(matchType) => setDraft({ ...draft, matchType })} />
+        <Field label="Description" describedBy={locked}>
+          {(p) => (
+            <textarea {...p} rows={2} readOnly={Boolean(locked)} value={draft.description} onChange={(e) => setDraft({ ...draft, description: e.target.value })} />
+          )}
+        </Field>
+        <MatchTypeField value={draft.matchType} onChange={(matchType) => setDraft({ ...draft, matchType })} locked={locked} />
         <ErrorMessage error={save.error} />
-        <div className="form-actions">
-          <button type="submit" className="primary" disabled={save.busy}>
-            Save details
-          </button>
-        </div>
+        {!locked && (
+          <div className="form-actions">
+            <button type="submit" className="primary" disabled={save.busy}>
+              Save details
+            </button>
+          </div>
+        )}
       </form>
     </section>
   );
@@ -114,43 +126,48 @@ function ConstraintsSection({ ns, segment, onChanged }: { ns: string; segment: S
   const [editing, setEditing] = useState<{ constraint?: Constraint }>();
   const [deleting, setDeleting] = useState<Constraint>();
   const notify = useNotify();
+  const ro = useReadOnly();
   return (
     <section className="card" aria-labelledby="constraints-heading">
       <div className="section-header">
         <h2 id="constraints-heading">Constraints</h2>
-        <button type="button" onClick={() => setEditing({})}>
+        <button type="button" onClick={() => setEditing({})} {...ro?.locked}>
           Add constraint
         </button>
       </div>
       {segment.constraints.length === 0 ? (
         <p className="empty">No constraints: this segment matches every entity.</p>
       ) : (
-        <table className="list">
-          <thead>
-            <tr>
-              <th scope="col">Property</th>
-              <th scope="col">Type</th>
-              <th scope="col">Condition</th>
-              <th scope="col">Description</th>
-              <ActionsHeader />
-            </tr>
-          </thead>
-          <tbody>
-            {segment.constraints.map((c) => (
-              <tr key={c.id}>
-                <td className="key">{c.property}</td>
-                <td>{typeLabel(c.type)}</td>
-                <td>
-                  {operatorLabel(c.type, c.operator)} <code>{displayValue(c.type, c.operator, c.value)}</code>
-                </td>
-                <td className="description">{c.description}</td>
-                <td className="row-actions">
-                  <EditDeleteButtons what={`constraint on ${c.property}`} onEdit={() => setEditing({ constraint: c })} onDelete={() => setDeleting(c)} />
-                </td>
+        <div className="table-scroll">
+          <table className="list">
+            <thead>
+              <tr>
+                <th scope="col">Property</th>
+                <th scope="col">Type</th>
+                <th scope="col">Condition</th>
+                <th scope="col">Description</th>
+                {!ro && <ActionsHeader />}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {segment.constraints.map((c) => (
+                <tr key={c.id}>
+                  <td className="key">{c.property}</td>
+                  <td>{typeLabel(c.type)}</td>
+                  <td>
+                    {operatorLabel(c.type, c.operator)} <code>{displayValue(c.type, c.operator, c.value)}</code>
+                  </td>
+                  <td className="description">{c.description}</td>
+                  {!ro && (
+                    <td className="row-actions">
+                      <EditDeleteButtons what={`constraint on ${c.property}`} onEdit={() => setEditing({ constraint: c })} onDelete={() => setDeleting(c)} />
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {editing && (
         <ConstraintForm

@@ -10,6 +10,7 @@ import { matchesKeyNameDescription, usePagedList } from '../hooks/use-paged-list
 import { formatDate } from '../lib/format';
 import { path } from '../routing/hash-router';
 import { Link } from '../routing/link';
+import { WriteLink } from '../session/read-only';
 
 export function SegmentsPage({ ns }: { ns: string }) {
   const [search, setSearch] = useState('');
@@ -22,9 +23,9 @@ export function SegmentsPage({ ns }: { ns: string }) {
         title="Segments"
         subtitle={<>Groups of entities that rules and rollouts target, in namespace <strong>{ns}</strong></>}
         actions={
-          <Link to={path('namespaces', ns, 'create', 'segment')} className="button primary">
+          <WriteLink to={path('namespaces', ns, 'create', 'segment')} className="button primary">
             New segment
-          </Link>
+          </WriteLink>
         }
       />
       <SearchBox label="Search segments" value={search} onChange={setSearch} placeholder="Key, name or description" />

@@ -22,6 +22,8 @@ export type SessionState =
       via: 'session' | 'token' | 'none';
       self?: Authentication;
       ui: UiSettings;
+      /** Where flag state lives, and whether the API refuses writes of it (session/read-only.tsx). */
+      storage: { type: string; readOnly: boolean };
     };
 
 interface Session {
@@ -45,9 +47,10 @@ async function probe(notice?: string): Promise<SessionState> {
   try {
     const info = await getMetaInfo();
     const ui = await getUiSettings().catch(() => ({}));
-    if (!info.authentication.required) return { status: 'ready', required: false, via: 'none', ui };
+    const storage = { type: info.storage?.type ?? 'database', readOnly: info.storage?.readOnly === true };
+    if (!info.authentication.required) return { status: 'ready', required: false, via: 'none', ui, storage };
     const self = await getSelf().catch(() => undefined);
-    return { status: 'ready', required: true, via: clientToken() ? 'token' : 'session', self, ui };
+    return { status: 'ready', required: true, via: clientToken() ? 'token' : 'session', self, ui, storage };
   } catch (e) {
     if (!(e instanceof ApiError) || e.status !== 401) return { status: 'unreachable', message: messageOf(e) };
     try {

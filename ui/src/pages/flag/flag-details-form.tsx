@@ -1,4 +1,7 @@
-/** A flag's name, description, default variant and on/off switch. The switch saves at once; the rest on "Save". */
+/**
+ * A flag's name, description, default variant and on/off switch. The switch saves at once; the rest on "Save". When
+ * read-only, the same fields show the values without letting them change, and there is nothing to save.
+ */
 import { useEffect, useState, type FormEvent } from 'react';
 import { flagChanges, updateFlag, type FlagChanges } from '../../api/flags';
 import type { Flag } from '../../api/types';
@@ -8,12 +11,14 @@ import { useNotify } from '../../components/notices';
 import { Switch } from '../../components/switch';
 import { VariantSelect } from '../../components/variant-select';
 import { useAction } from '../../hooks/use-action';
+import { READ_ONLY_NOTICE_ID, useReadOnly } from '../../session/read-only';
 
 export function FlagDetailsForm({ ns, flag, onSaved }: { ns: string; flag: Flag; onSaved(flag: Flag): void }) {
   const [draft, setDraft] = useState<FlagChanges>(() => flagChanges(flag));
   useEffect(() => setDraft(flagChanges(flag)), [flag]);
   const notify = useNotify();
   const isBoolean = flag.type === 'BOOLEAN_FLAG_TYPE';
+  const locked = useReadOnly() ? READ_ONLY_NOTICE_ID : undefined;
 
   const save = useAction(async (changes: FlagChanges, message: string) => {
     onSaved(await updateFlag(ns, flag.key, changes));
@@ -35,14 +40,17 @@ export function FlagDetailsForm({ ns, flag, onSaved }: { ns: string; flag: Flag;
         <Switch
           checked={flag.enabled}
           onChange={toggle}
-          disabled={save.busy}
+          disabled={save.busy || Boolean(locked)}
+          describedBy={locked}
           showLabel
           label={isBoolean ? `Enabled (the value when no rollout matches)` : 'Enabled'}
         />
       </div>
       <form className="form" onSubmit={submit}>
         <div className="field-row">
-          <Field label="Name">{(p) => <input {...p} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />}</Field>
+          <Field label="Name" describedBy={locked}>
+            {(p) => <input {...p} readOnly={Boolean(locked)} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />}
+          </Field>
           {!isBoolean && (
             <VariantSelect
               label="Default variant"
@@ -51,18 +59,23 @@ export function FlagDetailsForm({ ns, flag, onSaved }: { ns: string; flag: Flag;
               variants={flag.variants}
               value={draft.defaultVariantId}
               onChange={(defaultVariantId) => setDraft({ ...draft, defaultVariantId })}
+              locked={locked}
             />
           )}
         </div>
-        <Field label="Description">
-          {(p) => <textarea {...p} rows={2} value={draft.description} onChange={(e) => setDraft({ ...draft, description: e.target.value })} />}
+        <Field label="Description" describedBy={locked}>
+          {(p) => (
+            <textarea {...p} rows={2} readOnly={Boolean(locked)} value={draft.description} onChange={(e) => setDraft({ ...draft, description: e.target.value })} />
+          )}
         </Field>
         <ErrorMessage error={save.error} />
-        <div className="form-actions">
-          <button type="submit" className="primary" disabled={save.busy || !dirty}>
-            Save details
-          </button>
-        </div>
+        {!locked && (
+          <div className="form-actions">
+            <button type="submit" className="primary" disabled={save.busy || !dirty}>
+              Save details
+            </button>
+          </div>
+        )}
       </form>
     </section>
   );

@@ -13,6 +13,7 @@ import { RankedItem } from '../../components/ranked-item';
 import { useLoad } from '../../hooks/use-load';
 import { useReorder } from '../../hooks/use-reorder';
 import { RolloutForm } from './rollout-form';
+import { useReadOnly } from '../../session/read-only';
 import { SegmentCondition } from './segment-condition';
 
 export function RolloutsSection({ ns, flag, segments }: { ns: string; flag: Flag; segments: Segment[] }) {
@@ -20,6 +21,7 @@ export function RolloutsSection({ ns, flag, segments }: { ns: string; flag: Flag
   const [editing, setEditing] = useState<{ rollout?: Rollout }>();
   const [deleting, setDeleting] = useState<{ rollout: Rollout; index: number }>();
   const notify = useNotify();
+  const ro = useReadOnly();
   const reorder = useReorder(rollouts, (ids) => orderRollouts(ns, flag.key, ids), 'Rollout');
   const list = rollouts.data ?? [];
 
@@ -33,7 +35,7 @@ export function RolloutsSection({ ns, flag, segments }: { ns: string; flag: Flag
             <strong>{flag.enabled ? 'true' : 'false'}</strong>).
           </p>
         </div>
-        <button type="button" onClick={() => setEditing({})}>
+        <button type="button" onClick={() => setEditing({})} {...ro?.locked}>
           Add rollout
         </button>
       </div>
@@ -51,6 +53,7 @@ export function RolloutsSection({ ns, flag, segments }: { ns: string; flag: Flag
             moving={reorder.busy}
             onEdit={() => setEditing({ rollout: r })}
             onDelete={() => setDeleting({ rollout: r, index: i })}
+            locked={Boolean(ro)}
           >
             <RolloutSummary rollout={r} />
             {r.description && <p className="muted">{r.description}</p>}

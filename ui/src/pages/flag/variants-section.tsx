@@ -1,4 +1,4 @@
-/** A variant flag's variants: list, add, edit (with the JSON attachment), delete. */
+/** A variant flag's variants: list, add, edit (with the JSON attachment), delete; only the list when read-only. */
 import { useState } from 'react';
 import { createVariant, deleteVariant, updateVariant, type VariantInput } from '../../api/flags';
 import type { Flag, Variant } from '../../api/types';
@@ -10,6 +10,7 @@ import { useNotify } from '../../components/notices';
 import { ActionsHeader, EditDeleteButtons } from '../../components/row-actions';
 import { useAction } from '../../hooks/use-action';
 import { prettyJson } from '../../lib/json';
+import { useReadOnly } from '../../session/read-only';
 
 type Editing = { variant?: Variant } | undefined;
 
@@ -17,46 +18,51 @@ export function VariantsSection({ ns, flag, onChanged }: { ns: string; flag: Fla
   const [editing, setEditing] = useState<Editing>();
   const [deleting, setDeleting] = useState<Variant>();
   const notify = useNotify();
+  const ro = useReadOnly();
 
   return (
     <section className="card" aria-labelledby="variants-heading">
       <div className="section-header">
         <h2 id="variants-heading">Variants</h2>
-        <button type="button" onClick={() => setEditing({})}>
+        <button type="button" onClick={() => setEditing({})} {...ro?.locked}>
           Add variant
         </button>
       </div>
       {flag.variants.length === 0 ? (
         <p className="empty">No variants yet. A variant is a value this flag can serve, such as "control" and "treatment".</p>
       ) : (
-        <table className="list">
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Name</th>
-              <th scope="col">Attachment</th>
-              <ActionsHeader />
-            </tr>
-          </thead>
-          <tbody>
-            {flag.variants.map((v) => (
-              <tr key={v.id}>
-                <td>
-                  <span className="key">{v.key}</span>
-                  {flag.defaultVariant?.id === v.id && <span className="badge">default</span>}
-                </td>
-                <td>
-                  {v.name}
-                  {v.description && <div className="muted">{v.description}</div>}
-                </td>
-                <td>{v.attachment ? <code className="attachment">{v.attachment}</code> : <span className="muted">none</span>}</td>
-                <td className="row-actions">
-                  <EditDeleteButtons what={`variant ${v.key}`} onEdit={() => setEditing({ variant: v })} onDelete={() => setDeleting(v)} />
-                </td>
+        <div className="table-scroll">
+          <table className="list">
+            <thead>
+              <tr>
+                <th scope="col">Key</th>
+                <th scope="col">Name</th>
+                <th scope="col">Attachment</th>
+                {!ro && <ActionsHeader />}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {flag.variants.map((v) => (
+                <tr key={v.id}>
+                  <td>
+                    <span className="key">{v.key}</span>
+                    {flag.defaultVariant?.id === v.id && <span className="badge">default</span>}
+                  </td>
+                  <td>
+                    {v.name}
+                    {v.description && <div className="muted">{v.description}</div>}
+                  </td>
+                  <td>{v.attachment ? <code className="attachment">{v.attachment}</code> : <span className="muted">none</span>}</td>
+                  {!ro && (
+                    <td className="row-actions">
+                      <EditDeleteButtons what={`variant ${v.key}`} onEdit={() => setEditing({ variant: v })} onDelete={() => setDeleting(v)} />
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {editing && (
         <VariantForm

@@ -1,8 +1,9 @@
 import type { MatchType } from '../../api/types';
 
-export function MatchTypeField({ value, onChange }: { value: MatchType; onChange(v: MatchType): void }) {
+/** All or any constraints; `locked` (the id of the reason) shows the choice without letting it change. */
+export function MatchTypeField({ value, onChange, locked }: { value: MatchType; onChange(v: MatchType): void; locked?: string }) {
   return (
-    <fieldset className="inline-radios">
+    <fieldset className="inline-radios" disabled={Boolean(locked)} aria-describedby={locked}>
       <legend>An entity is in the segment when it matches</legend>
       <label>
         <input type="radio" checked={value === 'ALL_MATCH_TYPE'} onChange={() => onChange('ALL_MATCH_TYPE')} /> all constraints
