@@ -30,9 +30,13 @@ const M = 'FLAGPOLE_AUTHENTICATION_METHODS_';
 describe('cross-field rules', () => {
   it.each<[string, NodeJS.ProcessEnv, string[]]>([
     [
-      'storage types other than database are not supported',
-      { FLAGPOLE_STORAGE_TYPE: 'git', FLAGPOLE_STORAGE_GIT_REPOSITORY: 'https://git.example/flags.git' },
-      ['storage.type (FLAGPOLE_STORAGE_TYPE): "git" storage is not supported by Flagpole; "database" (flag state in db.url) and "local" (read-only, from files) are'],
+      'git storage reads over HTTP only, a static ref, no SSH',
+      { FLAGPOLE_STORAGE_TYPE: 'git', FLAGPOLE_STORAGE_GIT_REPOSITORY: 'git@github.com:o/flags.git', FLAGPOLE_STORAGE_GIT_REF_TYPE: 'semver', FLAGPOLE_STORAGE_GIT_AUTHENTICATION_SSH_PRIVATE_KEY_PATH: '/k' },
+      [
+        'storage.git.repository (FLAGPOLE_STORAGE_GIT_REPOSITORY): must be an http:// or https:// URL (Flagpole reads Git over HTTP only; SSH is not supported)',
+        'storage.git.ref_type (FLAGPOLE_STORAGE_GIT_REF_TYPE): only "static" is supported (the ref as named)',
+        'storage.git.authentication.ssh (FLAGPOLE_STORAGE_GIT_AUTHENTICATION_SSH): SSH is not supported: use basic or token authentication over HTTPS',
+      ],
     ],
     [
       'https needs cert_file and cert_key',
@@ -198,7 +202,7 @@ describe('cross-field rules', () => {
     expect(problems({ FLAGPOLE_SERVER_HTTP_PORT: 'x', FLAGPOLE_STORAGE_TYPE: 'oci', [`${M}GITHUB_ENABLED`]: 'yes' })).toEqual([
       'authentication.methods.github.enabled (FLAGPOLE_AUTHENTICATION_METHODS_GITHUB_ENABLED): must be true or false, got "yes"',
       'server.http_port (FLAGPOLE_SERVER_HTTP_PORT): must be an integer between 0 and 65535, got "x"',
-      'storage.type (FLAGPOLE_STORAGE_TYPE): "oci" storage is not supported by Flagpole; "database" (flag state in db.url) and "local" (read-only, from files) are',
+      'storage.type (FLAGPOLE_STORAGE_TYPE): "oci" storage is not supported by Flagpole; "database" (flag state in db.url), "local" and "git" (read-only, from files) are',
     ]);
   });
 });

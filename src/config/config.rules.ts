@@ -35,15 +35,27 @@ function checkVersion(config: FlagpoleConfig, ctx: RuleContext): void {
 }
 
 function checkStorage(config: FlagpoleConfig, ctx: RuleContext): void {
-  if (config.storage.type !== 'database' && config.storage.type !== 'local') {
+  if (!['database', 'local', 'git'].includes(config.storage.type)) {
     ctx.issue(
       ['storage', 'type'],
-      `"${config.storage.type}" storage is not supported by Flagpole; "database" (flag state in db.url) and "local" (read-only, from files) are`,
+      `"${config.storage.type}" storage is not supported by Flagpole; "database" (flag state in db.url), "local" and "git" (read-only, from files) are`,
     );
   }
+  if (config.storage.type === 'git') checkGitStorage(config.storage.git, ctx);
   if (config.storage.type === 'local' && config.storage.local.path.trim() === '') {
     ctx.issue(['storage', 'local', 'path'], 'must name the directory of the flag state files');
   }
+}
+
+function checkGitStorage(git: FlagpoleConfig['storage']['git'], ctx: RuleContext): void {
+  if (!/^https?:\/\/[^/]/i.test(git.repository)) {
+    ctx.issue(['storage', 'git', 'repository'], git.repository ? 'must be an http:// or https:// URL (Flagpole reads Git over HTTP only; SSH is not supported)' : 'is required with storage.type git');
+  }
+  if (git.refType !== 'static') ctx.issue(['storage', 'git', 'ref_type'], 'only "static" is supported (the ref as named)');
+  if (git.ref.trim() === '') ctx.issue(['storage', 'git', 'ref'], 'must name a branch or tag');
+  const ssh = git.authentication.ssh;
+  if (ssh.password || ssh.privateKeyBytes || ssh.privateKeyPath) ctx.issue(['storage', 'git', 'authentication', 'ssh'], 'SSH is not supported: use basic or token authentication over HTTPS');
+  if (git.backend.type === 'local' && git.backend.path.trim() === '') ctx.issue(['storage', 'git', 'backend', 'path'], 'is required with backend type local');
 }
 
 function checkServer(config: FlagpoleConfig, ctx: RuleContext): void {

@@ -404,8 +404,8 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
     }),
   }),
   storage: section({
-    type: oneOf(STORAGE_TYPES, 'database', 'Where flag state lives: `database` (db.url, written through the API), or `local` (read-only, from Flipt-format files in `storage.local.path`; docs/flags-as-code.md). `git`, `object` and `oci` are refused.'),
-    readOnly: bool(false, 'Reported to the UI as `storage.readOnly` in `/meta/info`.', { yaml: 'read_only', json: 'read_only' }),
+    type: oneOf(STORAGE_TYPES, 'database', 'Where flag state lives: `database` (db.url, written through the API); `local` or `git` (read-only, from Flipt-format files in `storage.local.path` or a Git repository; docs/flags-as-code.md). `object` and `oci` are refused.'),
+    readOnly: bool(false, 'Flag state cannot be changed through the API (Flipt\'s read-only error) and the UI shows it read-only; always so with `local` and `git`.', { yaml: 'read_only', json: 'read_only' }),
     local: section(
       {
         path: str('.', 'Directory of Flipt-format files (`features.yml`, `*.features.yml`, or what a `.flipt.yml` index includes); changes are picked up within a second.'),
@@ -415,22 +415,22 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
     ),
     git: section(
       {
-        repository: str('', 'Git repository URL.', { inert: true }),
-        ref: str('main', 'Branch, tag or commit to track.', { inert: true }),
-        refType: oneOf(['static', 'semver'], 'static', 'How `ref` is resolved.', { inert: true }),
-        directory: str('', 'Sub-directory holding the state files.', { inert: true }),
-        pollInterval: duration('30s', 'How often the repository is fetched.', { inert: true }),
+        repository: str('', 'Git repository URL, `http://` or `https://` (Flagpole reads Git over HTTP only).'),
+        ref: str('main', 'Branch or tag to track.'),
+        refType: oneOf(['static', 'semver'], 'static', 'How `ref` is resolved; only `static` (the ref as named) is supported.'),
+        directory: str('', 'Sub-directory of the repository holding the state files (and its `.flipt.yml`).'),
+        pollInterval: duration('30s', 'How often the repository is fetched; a new commit is served within this.', { min: 200 }),
         backend: section({
-          type: oneOf(['memory', 'local'], 'memory', 'Where the clone lives.', { inert: true }),
-          path: str('', 'Clone directory for backend `local`.', { inert: true }),
+          type: oneOf(['memory', 'local'], 'memory', 'Where the fetched objects live: `memory`, a temporary directory removed at exit; `local`, `backend.path`.'),
+          path: str('', 'Directory for the fetched objects with backend `local`.'),
         }),
         authentication: section(
           {
             basic: section({
-              username: secret('Git basic-auth user.', { inert: true }),
-              password: secret('Git basic-auth password.', { inert: true }),
+              username: secret('Git basic-auth user.'),
+              password: secret('Git basic-auth password.'),
             }),
-            token: section({ accessToken: secret('Git access token.', { inert: true }) }),
+            token: section({ accessToken: secret('Git access token, sent as `Authorization: Bearer` (as Flipt does).') }),
             ssh: section({
               user: str('git', 'SSH user.', { inert: true, json: false }),
               password: secret('SSH key password.', { inert: true }),
@@ -441,9 +441,9 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
           },
           { json: false },
         ),
-        caCertBytes: secret('PEM CA certificate(s) for the Git server.', { inert: true }),
-        caCertPath: secret('File with PEM CA certificate(s) for the Git server.', { inert: true }),
-        insecureSkipTLS: bool(false, 'Skip TLS verification of the Git server.', { inert: true, json: false }),
+        caCertBytes: secret('PEM CA certificate(s) for the Git server.'),
+        caCertPath: secret('File with PEM CA certificate(s) for the Git server.'),
+        insecureSkipTLS: bool(false, 'Skip TLS verification of the Git server.', { json: false }),
       },
       { viewIf: (c) => c.storage.type === 'git' },
     ),

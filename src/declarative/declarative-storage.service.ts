@@ -48,6 +48,8 @@ export interface DeclarativeStatus {
 export class DeclarativeStorage implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('DeclarativeStorage');
   private readonly source: StateSource | null;
+  /** `storage.read_only` with the database: the API refuses writes to flag state. */
+  private readonly readOnly: boolean;
   private applied = new Map<string, string>();
   private version = '';
   private status: DeclarativeStatus;
@@ -63,6 +65,7 @@ export class DeclarativeStorage implements OnApplicationBootstrap, OnModuleDestr
     health: HealthService,
   ) {
     const { storage } = config;
+    this.readOnly = storage.readOnly;
     this.source = storage.type === 'local' ? new LocalSource(storage.local.path, storage.local.pollInterval)
       : storage.type === 'git' ? new GitSource(storage.git) : null;
     this.status = { ...this.source?.description, appliedAt: null, files: 0 };
@@ -73,6 +76,7 @@ export class DeclarativeStorage implements OnApplicationBootstrap, OnModuleDestr
     if (!this.source) {
       // Written through the API from now on: whatever was mirrored here is the API's to keep.
       await this.db.write(null, (em) => em.nativeDelete(OperationLock, { operation: MIRROR_MARKER }));
+      if (this.readOnly) this.db.makeReadOnly();
       return;
     }
     this.db.makeReadOnly();

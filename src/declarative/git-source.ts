@@ -44,11 +44,12 @@ export class GitSource implements StateSource {
   /** Fetches the ref; its commit is the version. */
   async current(): Promise<SourceSnapshot> {
     if (!this.initialised) {
-      await git.init({ fs, dir: this.dir, bare: true });
+      await git.init({ fs, gitdir: this.dir, bare: true });
+      await git.addRemote({ fs, gitdir: this.dir, remote: 'origin', url: this.config.repository, force: true });
       this.initialised = true;
     }
     const { fetchHead } = await git.fetch({
-      fs, http: this.http, gitdir: this.dir, url: this.config.repository, ref: this.config.ref, singleBranch: true, depth: 1, tags: false,
+      fs, http: this.http, gitdir: this.dir, remote: 'origin', ref: this.config.ref, singleBranch: true, depth: 1, tags: false,
       headers: this.headers, onAuth: this.auth ? () => this.auth : undefined,
     });
     if (!fetchHead) throw new Error(`${redactUrl(this.config.repository)} has no ref ${JSON.stringify(this.config.ref)}`);

@@ -3,7 +3,8 @@
  * data files: the flags, segments and rules the vectors depend on are rebuilt here with the same keys (flag_001 has
  * fewer rules than the original 50 — bucketing depends only on flag key and entity id, facts §6.4).
  */
-import { client, RunningFlagpole, startFlagpole } from '../support/flagpole';
+import { client, RunningFlagpole } from '../support/flagpole';
+import { startWithData, STORAGES } from '../support/file-backed';
 import { Api, boolean, buildNamespace, FlagSpec, ok, READONLY_FLAG_BOOLEAN, sorted, thresholdBucket, variant, variantBucket } from './fixtures';
 
 const FIXED = 'some-fixed-entity-id';
@@ -35,14 +36,13 @@ const flags: FlagSpec[] = [
   },
 ];
 
-describe('Flipt readonly suite — evaluation vectors (facts §13.2)', () => {
+// Flipt runs this suite against its declarative (file-backed) storage: so does Flagpole, and against its database.
+describe.each(STORAGES)('Flipt readonly suite — evaluation vectors (facts §13.2), flag state in %s', (storage) => {
   let fp: RunningFlagpole;
   let api: Api;
 
   beforeAll(async () => {
-    fp = await startFlagpole();
-    api = client(fp.url);
-    await buildNamespace(api, {
+    fp = await startWithData(storage, (built) => buildNamespace(built, {
       key: 'default',
       segments: [
         ...Array.from({ length: 10 }, (_, i) => ({ key: `segment_${pad(i + 1)}`, constraints: [inSegment(pad(i + 1))] })),
@@ -51,7 +51,8 @@ describe('Flipt readonly suite — evaluation vectors (facts §13.2)', () => {
         { key: 'segment_no_constraints' },
       ],
       flags,
-    });
+    }));
+    api = client(fp.url);
   });
   afterAll(() => fp?.close());
 

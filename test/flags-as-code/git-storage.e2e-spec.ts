@@ -1,0 +1,130 @@
+/**
+ * `storage.type: git` against a real Git server on loopback (`git http-backend`, test/flags-as-code/support): the
+ * repository's files served; a push that changes a flag served within one poll interval; a bad commit refused while
+ * the last good commit keeps serving and `/health` says why; basic and token authentication (a wrong credential
+ * stops the start); a sub-directory. Flagpole itself runs no git binary: it reads the repository with isomorphic-git.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { client, startFlagpole, type RunningFlagpole } from '../support/flagpole';
+import { createRepository, startGitServer, type GitServer } from './support/git-server';
+
+const FIXTURE = readFileSync(join(__dirname, 'fixtures', 'v1.4-complete.yml'), 'utf8');
+const POLL_MS = 500;
+const gitDescribe = existsSync('/usr/lib/git-core/git-http-backend') ? describe : describe.skip;
+
+async function within(ms: number, probe: () => Promise<boolean>): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    if (await probe()) return Date.now() - started;
+    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+gitDescribe('declarative storage: storage.type git', () => {
+  let root: string;
+  let server: GitServer;
+  let repo: ReturnType<typeof createRepository>;
+  let fp: RunningFlagpole;
+  let api: ReturnType<typeof client>;
+  let first: string;
+  const basic = `Basic ${Buffer.from('flags:s3cret').toString('base64')}`;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'flagpole-git-'));
+    repo = createRepository(root, 'flags');
+    first = repo.commit({ 'staging.features.yml': FIXTURE, 'README.md': '# flags\n' }, 'first');
+    server = await startGitServer(root, basic);
+    fp = await startFlagpole({
+      FLAGPOLE_STORAGE_TYPE: 'git',
+      FLAGPOLE_STORAGE_GIT_REPOSITORY: `${server.url}/flags.git`,
+      FLAGPOLE_STORAGE_GIT_POLL_INTERVAL: `${POLL_MS}ms`,
+      FLAGPOLE_STORAGE_GIT_AUTHENTICATION_BASIC_USERNAME: 'flags',
+      FLAGPOLE_STORAGE_GIT_AUTHENTICATION_BASIC_PASSWORD: 's3cret',
+    });
+    api = client(fp.url);
+  });
+  afterAll(async () => {
+    await fp?.close();
+    await server?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('serves the repository\'s files, and says which commit in /health', async () => {
+    expect((await api.get('/api/v1/namespaces/staging/flags')).body.flags).toHaveLength(3);
+    const evaluation = await api.post('/evaluate/v1/variant', { namespaceKey: 'staging', flagKey: 'checkout', entityId: 'u1', context: { plan: 'pro', beta: 'true' } });
+    expect(evaluation.body).toMatchObject({ match: true, variantKey: 'express' });
+    const health = (await api.get('/health')).body;
+    expect(health).toMatchObject({ status: 'SERVING', storage: { type: 'git', repository: `${server.url}/flags.git`, ref: 'main', revision: first, files: 1 } });
+    // As git does: the credential goes with the request the server refuses without one, and none other is ever sent.
+    expect(server.requests.some((r) => r.authorization === basic)).toBe(true);
+    expect(server.requests.filter((r) => r.authorization !== undefined && r.authorization !== basic)).toEqual([]);
+    expect((await api.post('/api/v1/namespaces/staging/flags', { key: 'x', name: 'X' })).body.code).toBe(9);
+  });
+
+  it('serves a pushed change within one poll interval', async () => {
+    const pushed = repo.commit({ 'staging.features.yml': FIXTURE.replace('name: Checkout', 'name: Checkout v2') }, 'rename');
+    const took = await within(POLL_MS + 1500, async () => (await api.get('/api/v1/namespaces/staging/flags/checkout')).body.name === 'Checkout v2');
+    expect(took).toBeLessThan(POLL_MS + 1500);
+    expect((await api.get('/health')).body.storage.revision).toBe(pushed);
+  });
+
+  it('refuses a bad commit, keeps serving the last good one, and says why in /health', async () => {
+    const good = (await api.get('/health')).body.storage.revision as string;
+    repo.commit({ 'staging.features.yml': FIXTURE.replace('- variant: express\n      rollout: 100', '- variant: turbo\n      rollout: 100') }, 'bad');
+    await within(POLL_MS * 4, async () => Boolean((await api.get('/health')).body.storage?.error));
+    const health = (await api.get('/health')).body;
+    expect(health.status).toBe('SERVING');
+    expect(health.storage.revision).toBe(good);
+    expect(health.storage.error).toBe('staging.features.yml: line 30, column 16, flags[0].rules[0].distributions[0].variant: flag "checkout" has no variant "turbo"');
+    expect((await api.get('/api/v1/namespaces/staging/flags/checkout')).body.name).toBe('Checkout v2');
+
+    const fixed = repo.commit({ 'staging.features.yml': FIXTURE }, 'fix');
+    await within(POLL_MS * 4, async () => (await api.get('/health')).body.storage?.revision === fixed);
+    expect((await api.get('/health')).body.storage.error).toBeUndefined();
+    expect((await api.get('/api/v1/namespaces/staging/flags/checkout')).body.name).toBe('Checkout');
+  });
+});
+
+gitDescribe('declarative storage: git authentication and sub-directories', () => {
+  let root: string;
+  let repo: ReturnType<typeof createRepository>;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'flagpole-git-'));
+    repo = createRepository(root, 'flags');
+    repo.commit({ 'prod/features.yml': 'namespace: prod\nflags:\n- key: p\n  name: P\n', 'features.yml': 'namespace: outside\n' });
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('sends a token as Authorization: Bearer, and reads only the configured directory', async () => {
+    const server = await startGitServer(root, 'Bearer t0ken');
+    const env = {
+      FLAGPOLE_STORAGE_TYPE: 'git', FLAGPOLE_STORAGE_GIT_REPOSITORY: `${server.url}/flags.git`, FLAGPOLE_STORAGE_GIT_DIRECTORY: 'prod',
+    };
+    try {
+      const fp = await startFlagpole({ ...env, FLAGPOLE_STORAGE_GIT_AUTHENTICATION_TOKEN_ACCESS_TOKEN: 't0ken' });
+      const keys = (await client(fp.url).get('/api/v1/namespaces')).body.namespaces.map((n: { key: string }) => n.key);
+      expect(keys.sort()).toEqual(['default', 'prod']);
+      await fp.close();
+
+      await expect(startFlagpole({ ...env, FLAGPOLE_STORAGE_GIT_AUTHENTICATION_TOKEN_ACCESS_TOKEN: 'wrong' }))
+        .rejects.toThrow(`storage.git: the files in ${server.url}/flags.git (main) cannot be served`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('will not start from a repository it cannot reach, or a ref it does not have', async () => {
+    const server = await startGitServer(root);
+    try {
+      await expect(startFlagpole({ FLAGPOLE_STORAGE_TYPE: 'git', FLAGPOLE_STORAGE_GIT_REPOSITORY: `${server.url}/flags.git`, FLAGPOLE_STORAGE_GIT_REF: 'nope' }))
+        .rejects.toThrow(/^storage\.git: the files in .*\(nope\) cannot be served: .*nope/);
+      await expect(startFlagpole({ FLAGPOLE_STORAGE_TYPE: 'git', FLAGPOLE_STORAGE_GIT_REPOSITORY: 'http://127.0.0.1:9/none.git' }))
+        .rejects.toThrow('storage.git: the files in http://127.0.0.1:9/none.git (main) cannot be served');
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * A real Git server on loopback for the tests: `git http-backend` (Git's own smart-HTTP CGI program) behind a small
+ * Node HTTP server, serving the bare repositories of one directory; optionally requiring an Authorization header.
+ * Tests change a repository with the `git` command in a working copy and push to the bare repository's path.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+
+export interface GitServer {
+  url: string;
+  /** Requests seen, with the Authorization header each carried. */
+  requests: Array<{ path: string; authorization?: string }>;
+  close(): Promise<void>;
+}
+
+const BACKEND = '/usr/lib/git-core/git-http-backend';
+
+/** Serves `root`'s bare repositories at `/<name>.git`; with `authorization`, other requests get 401. */
+export async function startGitServer(root: string, authorization?: string): Promise<GitServer> {
+  const requests: GitServer['requests'] = [];
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    requests.push({ path: url.pathname, authorization: req.headers.authorization });
+    if (authorization && req.headers.authorization !== authorization) {
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="git"' }).end('unauthorized');
+      return;
+    }
+    const cgi = spawn(BACKEND, [], {
+      env: {
+        GIT_PROJECT_ROOT: root,
+        GIT_HTTP_EXPORT_ALL: '1',
+        PATH_INFO: url.pathname,
+        QUERY_STRING: url.search.slice(1),
+        REQUEST_METHOD: req.method ?? 'GET',
+        CONTENT_TYPE: req.headers['content-type'] ?? '',
+        HTTP_CONTENT_ENCODING: String(req.headers['content-encoding'] ?? ''),
+        GIT_PROTOCOL: String(req.headers['git-protocol'] ?? ''),
+        REMOTE_ADDR: '127.0.0.1',
+      },
+    });
+    req.pipe(cgi.stdin);
+    // The CGI answer: headers, a blank line, the body.
+    let head = Buffer.alloc(0);
+    let headersDone = false;
+    cgi.stdout.on('data', (chunk: Buffer) => {
+      if (headersDone) {
+        res.write(chunk);
+        return;
+      }
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      headersDone = true;
+      let status = 200;
+      for (const line of head.subarray(0, end).toString('latin1').split('\r\n')) {
+        const [name, ...rest] = line.split(':');
+        const value = rest.join(':').trim();
+        if (name.toLowerCase() === 'status') status = Number(value.split(' ')[0]);
+        else res.setHeader(name, value);
+      }
+      res.writeHead(status);
+      res.write(head.subarray(end + 4));
+    });
+    cgi.on('close', () => res.end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+const GIT_ENV = { GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 't@example.com' };
+
+/** A bare repository `<root>/<name>.git` and a working copy to commit and push from. */
+export function createRepository(root: string, name: string) {
+  const bare = join(root, `${name}.git`);
+  const work = join(root, `${name}-work`);
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, stdio: 'pipe' }).toString().trim();
+  mkdirSync(work, { recursive: true });
+  git(root, 'init', '--quiet', '--bare', '--initial-branch=main', bare);
+  git(work, 'init', '--quiet', '--initial-branch=main');
+  git(work, 'remote', 'add', 'origin', bare);
+  return {
+    /** Writes the files, commits and pushes; the new commit's id. */
+    commit(files: Record<string, string>, message = 'change'): string {
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(join(work, path, '..'), { recursive: true });
+        writeFileSync(join(work, path), text);
+      }
+      git(work, 'add', '-A');
+      git(work, 'commit', '--quiet', '--allow-empty', '-m', message);
+      git(work, 'push', '--quiet', 'origin', 'HEAD:main');
+      return git(work, 'rev-parse', 'HEAD');
+    },
+  };
+}
