@@ -18,7 +18,8 @@
 // BENCH_ROUNDS times (default 3), Flagpole and bare alternating, and the table shows the medians, each round's ratio,
 // and each server's CPU time per request (from /proc, on Linux).
 // BENCH_CASES=variant,ofrep measures only the cases named; BENCH_STREAMS=0 skips the event streams (bench/streams.js),
-// BENCH_AUDIT=0 the audit trail's cost to writes (bench/audit.js).
+// BENCH_AUDIT=0 the audit trail's cost to writes (bench/audit.js), BENCH_DECLARATIVE=0 the start and reload of
+// 10,000 flags served from files (bench/declarative.js).
 // BENCH_DB_URL runs Flagpole (auth off) on another (empty) database instead, e.g.
 // postgres://postgres@127.0.0.1:5432/bench_empty: evaluations make no query, so the numbers should match SQLite's.
 'use strict';
@@ -320,6 +321,7 @@ async function main() {
   if (process.env.BENCH_CHURN !== '0') await new Promise((resolve) => fork(join(__dirname, 'churn.js'), [], { stdio: 'inherit' }).on('exit', resolve));
   if (process.env.BENCH_STREAMS !== '0') await new Promise((resolve) => fork(join(__dirname, 'streams.js'), [], { stdio: 'inherit' }).on('exit', resolve));
   if (process.env.BENCH_AUDIT !== '0') await new Promise((resolve) => fork(join(__dirname, 'audit.js'), [], { stdio: 'inherit' }).on('exit', resolve));
+  if (process.env.BENCH_DECLARATIVE !== '0') await new Promise((resolve) => fork(join(__dirname, 'declarative.js'), [], { stdio: 'inherit' }).on('exit', resolve));
 }
 
 module.exports = { authModes, startFlagpole, waitForHealth, cpuMicros };

@@ -17,19 +17,19 @@ export interface DeclarativeState {
   digests: Map<string, string>;
 }
 
-export function buildState(files: readonly StateFile[]): DeclarativeState {
+export function buildState(files: readonly StateFile[], read: (file: StateFile) => NamespaceDocument[] = readFile): DeclarativeState {
   const namespaces = new Map<string, NamespaceDocument>([[DEFAULT_NAMESPACE, emptyNamespace()]]);
   const described = new Set<string>();
+  const seen = new Map<string, Map<string, string | undefined>>();
   for (const file of files) {
-    for (const doc of readDocuments(file.text, { source: file.path })) {
+    for (const doc of read(file)) {
       const key = doc.namespace.key;
-      const into = namespaces.get(key);
-      if (!into || !described.has(key)) {
+      if (!described.has(key)) {
         // The first document to describe a namespace gives its name and description.
         namespaces.set(key, { ...doc, flags: [], segments: [] });
         described.add(key);
       }
-      merge(namespaces.get(key)!, doc);
+      merge(namespaces.get(key)!, doc, seen);
     }
   }
   for (const doc of namespaces.values()) checkReferences(doc);
@@ -37,17 +37,25 @@ export function buildState(files: readonly StateFile[]): DeclarativeState {
   return { namespaces, digests };
 }
 
+function readFile(file: StateFile): NamespaceDocument[] {
+  return readDocuments(file.text, { source: file.path });
+}
+
 function emptyNamespace(): NamespaceDocument {
   return { namespace: { key: DEFAULT_NAMESPACE, name: 'Default', description: 'Default namespace' }, flags: [], segments: [] };
 }
 
-function merge(into: NamespaceDocument, doc: NamespaceDocument): void {
+/** `seen`: where each `<namespace>/<noun>/<key>` was first defined, so that a key defined twice is found at once. */
+function merge(into: NamespaceDocument, doc: NamespaceDocument, seen: Map<string, Map<string, string | undefined>>): void {
   for (const [list, items, noun] of [[into.flags, doc.flags, 'flag'], [into.segments, doc.segments, 'segment']] as const) {
+    const where = `${into.namespace.key}\u0000${noun}`;
+    let defined = seen.get(where);
+    if (!defined) seen.set(where, (defined = new Map()));
     for (const item of items) {
-      const earlier = (list as Array<{ key: string; at?: string }>).find((x) => x.key === item.key);
-      if (earlier) {
-        throw new InvalidError(`${item.at}: ${noun} "${into.namespace.key}/${item.key}" is also defined at ${earlier.at}`);
+      if (defined.has(item.key)) {
+        throw new InvalidError(`${item.at}: ${noun} "${into.namespace.key}/${item.key}" is also defined at ${defined.get(item.key)}`);
       }
+      defined.set(item.key, item.at);
       (list as unknown[]).push(item);
     }
   }

@@ -18,7 +18,8 @@ import type { EntityManager as SqlEntityManager } from '@mikro-orm/knex';
 import { OperationLock } from '../auth/operation-lock.entity';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
-import { DEFAULT_NAMESPACE } from '../flags-as-code/document';
+import { DEFAULT_NAMESPACE, type NamespaceDocument } from '../flags-as-code/document';
+import { readDocuments } from '../flags-as-code/document-reader';
 import { deleteNamespaceState, namespaceKeys, writeNamespaceDocument } from '../flags-as-code/document.repository';
 import { HealthService } from '../health/health.service';
 import { Namespace } from '../namespaces/namespace.entity';
@@ -26,6 +27,7 @@ import { Database, wholeNamespace } from '../storage/database.service';
 import { buildState, type DeclarativeState } from './declarative-state';
 import { GitSource } from './git-source';
 import { LocalSource } from './local-source';
+import type { StateFile } from './state-files';
 import type { StateSource } from './state-source';
 
 /** The row that says this database's flag state is a mirror (operation_lock: a name that is never acquired). */
@@ -51,6 +53,8 @@ export class DeclarativeStorage implements OnApplicationBootstrap, OnModuleDestr
   /** `storage.read_only` with the database: the API refuses writes to flag state. */
   private readonly readOnly: boolean;
   private applied = new Map<string, string>();
+  /** Each file's documents as last read, by path: a file whose text has not changed is not parsed again. */
+  private parsed = new Map<string, { text: string; documents: NamespaceDocument[] }>();
   private version = '';
   private status: DeclarativeStatus;
   private unwatch: (() => void) | null = null;
@@ -126,7 +130,8 @@ export class DeclarativeStorage implements OnApplicationBootstrap, OnModuleDestr
         return;
       }
       read = await snapshot.files();
-      const state = buildState(read.files);
+      const state = buildState(read.files, (file) => this.documentsOf(file));
+      this.parsed = new Map(read.files.map((f) => [f.path, this.parsed.get(f.path)!]));
       const started = Date.now();
       const changed = await this.mirror(state);
       this.version = snapshot.version;
@@ -145,6 +150,14 @@ export class DeclarativeStorage implements OnApplicationBootstrap, OnModuleDestr
       if (this.status.error !== message) this.logger.error(`files refused, still serving the last good state: ${message}`);
       this.status = { ...this.status, error: message };
     }
+  }
+
+  private documentsOf(file: StateFile): NamespaceDocument[] {
+    const cached = this.parsed.get(file.path);
+    if (cached?.text === file.text) return cached.documents;
+    const documents = readDocuments(file.text, { source: file.path });
+    this.parsed.set(file.path, { text: file.text, documents });
+    return documents;
   }
 
   private accepted(): void {

@@ -144,3 +144,19 @@ describe('declarative storage: refusals at start-up', () => {
     }
   });
 });
+
+describe('storage.read_only with the database', () => {
+  it('refuses writes to flag state through the API, and still takes tokens', async () => {
+    const fp = await startFlagpole({ FLAGPOLE_STORAGE_READ_ONLY: 'true', FLAGPOLE_AUTHENTICATION_METHODS_TOKEN_ENABLED: 'true' });
+    try {
+      const api = client(fp.url);
+      expect(await api.post('/api/v1/namespaces/default/flags', { key: 'x', name: 'X' })).toMatchObject({
+        status: 400, body: { code: 9, message: 'modification is not allowed in read-only mode' },
+      });
+      expect((await api.get('/meta/info')).body.storage).toEqual({ type: 'database', readOnly: true });
+      expect((await api.post('/auth/v1/method/token', { name: 'still works' })).status).toBe(200);
+    } finally {
+      await fp.close();
+    }
+  });
+});
