@@ -50,7 +50,8 @@ export class LocalSource implements StateSource {
   async close(): Promise<void> {}
 }
 
-function directoryTree(root: string): FileTree {
+/** A directory's files, as `storage.type: local` reads them. */
+export function directoryTree(root: string): FileTree {
   return {
     async list() {
       const out: string[] = [];

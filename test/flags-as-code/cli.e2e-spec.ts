@@ -107,6 +107,26 @@ describe('flags as code: the export and import commands', () => {
     expect((await flagpole(['export', '--bogus'], env)).stderr).toContain("Unknown option '--bogus'");
   });
 
+  it('validates files as declarative storage would serve them, without a database', async () => {
+    const files = mkdtempSync(join(tmpdir(), 'flagpole-validate-'));
+    try {
+      writeFileSync(join(files, 'staging.features.yml'), readFileSync(join(FIXTURES, 'v1.4-complete.yml'), 'utf8'));
+      writeFileSync(join(files, 'notes.yml'), 'not: flag state\n');
+      const good = await flagpole(['validate', files], {});
+      expect(good).toMatchObject({ code: 0, stdout: '1 files checked, no problem found:\n  staging: 3 flags, 2 segments\n' });
+      const named = await flagpole(['validate', join(FIXTURES, 'v1.0.yml'), join(FIXTURES, 'v1.1.yml')], {});
+      expect(named.code).toBe(1);
+      expect(named.stderr.trim()).toBe(`${join(FIXTURES, 'v1.1.yml')}: line 24, column 3, segments[0]: segment "legacy/everyone" is also defined at ${join(FIXTURES, 'v1.0.yml')}: line 22, column 3, segments[0]`);
+      writeFileSync(join(files, 'staging.features.yml'), 'flags:\n- key: a\n  name: A\n  rules:\n  - segment: nowhere\n');
+      const bad = await flagpole(['validate', files], {});
+      expect(bad.code).toBe(1);
+      expect(bad.stderr.trim()).toBe(`${files}/staging.features.yml: line 5, column 5, flags[0].rules[0]: flag default/a rule 1 references unknown segment "nowhere"`);
+      expect((await flagpole(['validate', join(files, 'missing')], {})).stderr.trim()).toBe(`${join(files, 'missing')}: no such file or directory`);
+    } finally {
+      rmSync(files, { recursive: true, force: true });
+    }
+  });
+
   describe('against a running Flagpole (--address, --token)', () => {
     let fp: RunningFlagpole;
     beforeAll(async () => {
