@@ -20,7 +20,7 @@ export interface DeclarativeState {
 export function buildState(files: readonly StateFile[], read: (file: StateFile) => NamespaceDocument[] = readFile): DeclarativeState {
   const namespaces = new Map<string, NamespaceDocument>([[DEFAULT_NAMESPACE, emptyNamespace()]]);
   const described = new Set<string>();
-  const seen = new Map<string, Map<string, string | undefined>>();
+  const seen = new Map<string, Map<string, { at?: string }>>();
   for (const file of files) {
     for (const doc of read(file)) {
       const key = doc.namespace.key;
@@ -45,17 +45,17 @@ function emptyNamespace(): NamespaceDocument {
   return { namespace: { key: DEFAULT_NAMESPACE, name: 'Default', description: 'Default namespace' }, flags: [], segments: [] };
 }
 
-/** `seen`: where each `<namespace>/<noun>/<key>` was first defined, so that a key defined twice is found at once. */
-function merge(into: NamespaceDocument, doc: NamespaceDocument, seen: Map<string, Map<string, string | undefined>>): void {
+/** `seen`: each `<namespace>/<noun>/<key>`'s first definition, so that a key defined twice is found at once. */
+function merge(into: NamespaceDocument, doc: NamespaceDocument, seen: Map<string, Map<string, { at?: string }>>): void {
   for (const [list, items, noun] of [[into.flags, doc.flags, 'flag'], [into.segments, doc.segments, 'segment']] as const) {
     const where = `${into.namespace.key}\u0000${noun}`;
     let defined = seen.get(where);
     if (!defined) seen.set(where, (defined = new Map()));
     for (const item of items) {
-      if (defined.has(item.key)) {
-        throw new InvalidError(`${item.at}: ${noun} "${into.namespace.key}/${item.key}" is also defined at ${defined.get(item.key)}`);
-      }
-      defined.set(item.key, item.at);
+      const earlier = defined.get(item.key);
+      // Places only on the way out: a quick reading finds them by reading the text again.
+      if (earlier) throw new InvalidError(`${item.at}: ${noun} "${into.namespace.key}/${item.key}" is also defined at ${earlier.at}`);
+      defined.set(item.key, item);
       (list as unknown[]).push(item);
     }
   }

@@ -10,7 +10,6 @@
  * name as its zero value and ignores unknown fields); every document's gates use its own `version` (or the first
  * document's when it has none); metadata and a namespace object are gated as Flipt's schema gates them (1.3, 1.4).
  */
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, visit, type Alias, type Document, type Node, type YAMLMap } from 'yaml';
 import { InvalidError } from '../common/errors';
 import { isValidKey, MAX_TEXT_LENGTH } from '../common/validation';
 import { validateConstraint } from '../segments/constraint.validation';
@@ -24,9 +23,9 @@ import {
   type DocumentRollout, type DocumentRule, type DocumentSegment, type DocumentVariant, type DocumentVersion,
   type NamespaceDocument,
 } from './document';
+import { carefulTrees, DocumentError, quickTrees, type PathItem, type Tree } from './document-tree';
 
-/** A document that cannot be read or is not valid: InvalidArgument (400) over HTTP. */
-export class DocumentError extends InvalidError {}
+export { DocumentError } from './document-tree';
 
 export interface ReadOptions {
   /** Names the text in messages (a file name); messages say only line and column without it. */
@@ -35,18 +34,35 @@ export interface ReadOptions {
   maxAliasCount?: number;
   /** The namespace of a document that names none (Flipt: `default`). */
   defaultNamespace?: string;
+  /** Read carefully even when the quick way would do (tests compare the two). */
+  careful?: boolean;
 }
 
 /** Flipt's variant attachments are bounded as the API bounds them (variants.service.ts). */
 export const MAX_ATTACHMENT_BYTES = 1000 * 1024;
 
-/** The namespace documents in `text`, in order. Empty text holds none. */
+/**
+ * The namespace documents in `text`, in order. Empty text holds none. Read quickly when the text allows
+ * (document-tree.ts), and carefully, naming the place, when it does not or when anything is wrong with it.
+ */
 export function readDocuments(text: string, options: ReadOptions = {}): NamespaceDocument[] {
+  const quick = options.careful ? null : quickTrees(text, options);
+  if (quick) {
+    try {
+      return readTrees(quick, options);
+    } catch (e) {
+      if (!(e instanceof DocumentError)) throw e;
+      // Read again carefully: its message names the line and column.
+    }
+  }
+  return readTrees(carefulTrees(text, options), options);
+}
+
+function readTrees(trees: readonly Tree[], options: ReadOptions): NamespaceDocument[] {
   const documents: NamespaceDocument[] = [];
   let streamVersion: DocumentVersion | undefined;
-  for (const { doc, lines, lineOffset, colOffset, index } of parse(text, options)) {
-    const place = new Place(doc, lines, { line: lineOffset, col: colOffset }, options.source, index, aliasTargets(doc, options, index));
-    const read = readDocument(place, streamVersion, options);
+  for (const tree of trees) {
+    const read = readDocument(tree, streamVersion, options);
     if (read === null) continue;
     streamVersion ??= read.version;
     documents.push(read.document);
@@ -54,163 +70,14 @@ export function readDocuments(text: string, options: ReadOptions = {}): Namespac
   return documents;
 }
 
-interface ParsedDocument {
-  doc: Document.Parsed;
-  lines: LineCounter;
-  /** Where the text the document was parsed from starts (JSON objects are parsed one at a time). */
-  lineOffset: number;
-  colOffset: number;
-  index: number;
-}
-
 /**
- * Each alias of the document and the node it stands for, found in one pass (resolving an alias through the library
- * walks the whole document each time). A document with aliases must also expand within `maxAliasCount` as the
- * library counts expansions (nested aliases multiply): a few kilobytes must not stand for millions of items.
+ * `value` with an `at` naming where `c` points, worked out when first asked for (a quick reading finds places only
+ * by reading the text again). Not enumerable: not part of what the document says.
  */
-function aliasTargets(doc: Document.Parsed, options: ReadOptions, index: number): Map<Alias, Node> {
-  const targets = new Map<Alias, Node>();
-  const anchors = new Map<string, Node>();
-  visit(doc, (_key, node) => {
-    if (isAlias(node)) {
-      const target = anchors.get(node.source);
-      if (target) targets.set(node, target);
-    } else if (node && typeof node === 'object' && 'anchor' in node && typeof node.anchor === 'string' && node.anchor) {
-      anchors.set(node.anchor, node as Node);
-    }
-  });
-  if (targets.size > 0) {
-    try {
-      doc.toJS({ maxAliasCount: options.maxAliasCount ?? 100 });
-    } catch (e) {
-      const where = index > 1 ? `document ${index}: ` : '';
-      throw new DocumentError(`${prefix(options.source)}${where}${(e as Error).message} (at most ${options.maxAliasCount ?? 100} alias expansions per document)`);
-    }
-  }
-  return targets;
-}
-
-function parse(text: string, options: ReadOptions): ParsedDocument[] {
-  const body = text.replace(/^\uFEFF/, '');
-  const chunks = looksLikeJson(body) ? jsonChunks(body) : [{ text: body, lineOffset: 0, colOffset: 0 }];
-  const out: ParsedDocument[] = [];
-  for (const chunk of chunks) {
-    const lines = new LineCounter();
-    let docs: Document.Parsed[];
-    try {
-      docs = parseAllDocuments(chunk.text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true }) as Document.Parsed[];
-    } catch (e) {
-      // The composer recurses per level of nesting: absurd nesting overflows the stack.
-      throw new DocumentError(`${prefix(options.source)}cannot be read: ${(e as Error).message}`);
-    }
-    if (!Array.isArray(docs)) continue; // an empty stream
-    for (const doc of docs) {
-      const error = doc.errors[0];
-      if (error) {
-        const { line, col } = lines.linePos(error.pos[0]);
-        throw new DocumentError(`${prefix(options.source)}line ${line + chunk.lineOffset}, column ${line === 1 ? col + chunk.colOffset : col}: ${firstLine(error.message)}`);
-      }
-      out.push({ doc, lines, lineOffset: chunk.lineOffset, colOffset: chunk.colOffset, index: out.length + 1 });
-    }
-  }
-  return out;
-}
-
-/** JSON text, possibly after a `# exported by …` header line (Flipt writes one even into .json files). */
-function looksLikeJson(text: string): boolean {
-  return /^(\s*#[^\n]*\n)*\s*\{/.test(text);
-}
-
-/**
- * Concatenated JSON objects (Flipt's JSON export writes one per line) split into one text each, with the line each
- * starts on. YAML does not read two flow mappings without `---` between them; each JSON object is valid YAML alone.
- * The scan only tracks strings and brace depth; the YAML parser validates each piece.
- */
-function jsonChunks(text: string): Array<{ text: string; lineOffset: number; colOffset: number }> {
-  const chunks: Array<{ text: string; lineOffset: number; colOffset: number }> = [];
-  let depth = 0;
-  let inString = false;
-  let start = -1;
-  let line = 0;
-  let lineStart = 0;
-  let startLine = 0;
-  let startCol = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\n') {
-      line++;
-      lineStart = i + 1;
-    }
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-      continue;
-    }
-    if (depth === 0 && c === '#' && start === -1) {
-      // A comment line between objects (the export header).
-      const end = text.indexOf('\n', i);
-      if (end === -1) break;
-      i = end - 1;
-      continue;
-    }
-    if (c === '"') inString = true;
-    else if (c === '{' || c === '[') {
-      if (depth++ === 0) {
-        start = i;
-        startLine = line;
-        startCol = i - lineStart;
-      }
-    } else if (c === '}' || c === ']') {
-      if (--depth === 0) {
-        chunks.push({ text: text.slice(start, i + 1), lineOffset: startLine, colOffset: startCol });
-        start = -1;
-      }
-    } else if (depth === 0 && !/\s/.test(c)) {
-      // Text between objects: let the YAML parser name it, with everything from here on.
-      chunks.push({ text: text.slice(i), lineOffset: line, colOffset: i - lineStart });
-      return chunks;
-    }
-  }
-  if (start !== -1) chunks.push({ text: text.slice(start), lineOffset: startLine, colOffset: startCol });
-  return chunks;
-}
-
-const prefix = (source: string | undefined): string => (source ? `${source}: ` : '');
-const firstLine = (message: string): string => message.split('\n')[0];
-
-type PathItem = string | number;
-
-/** Turns a node and its path into "file: document 2, line 7, column 5, flags[0].key". */
-class Place {
-  constructor(
-    readonly doc: Document.Parsed,
-    private readonly lines: LineCounter,
-    private readonly offset: { line: number; col: number },
-    private readonly source: string | undefined,
-    private readonly index: number,
-    private readonly aliases: Map<Alias, Node>,
-  ) {}
-
-  /** The node an alias stands for (null when its anchor is not defined before it). */
-  resolve(alias: Alias): Node | null {
-    return this.aliases.get(alias) ?? null;
-  }
-
-  describe(node: Node | null | undefined, path: readonly PathItem[], withSource = true): string {
-    const parts: string[] = [];
-    if (this.index > 1) parts.push(`document ${this.index}`);
-    const offset = node?.range?.[0];
-    if (offset !== undefined) {
-      const { line, col } = this.lines.linePos(offset);
-      parts.push(`line ${line + this.offset.line}, column ${line === 1 ? col + this.offset.col : col}`);
-    }
-    if (path.length > 0) parts.push(formatPath(path));
-    return (withSource ? prefix(this.source) : '') + parts.join(', ');
-  }
-}
-
-function formatPath(path: readonly PathItem[]): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+function located<T extends object>(value: T, c: Cursor): T {
+  let at: string | undefined;
+  Object.defineProperty(value, 'at', { get: () => (at ??= c.at), enumerable: false, configurable: true });
+  return value;
 }
 
 /**
@@ -219,47 +86,48 @@ function formatPath(path: readonly PathItem[]): string {
  */
 class Cursor {
   constructor(
-    private readonly place: Place,
-    readonly node: Node | null,
+    private readonly tree: Tree,
+    readonly node: unknown,
     readonly path: readonly PathItem[],
   ) {}
 
   get at(): string {
-    return this.place.describe(this.node, this.path);
+    return this.tree.describe(this.node, this.path, true);
   }
 
   /** `at` without the source's name. */
   get position(): string {
-    return this.place.describe(this.node, this.path, false);
+    return this.tree.describe(this.node, this.path, false);
   }
 
   fail(message: string): never {
     throw new DocumentError(`${this.at}: ${message}`);
   }
 
+  isMap(): boolean {
+    return this.tree.kind(this.node) === 'map';
+  }
+
+  isNull(): boolean {
+    return this.tree.kind(this.node) === 'null';
+  }
+
   /** The mapping this cursor points at, refusing fields not in `known`. */
-  map(known: readonly string[]): YAMLMap {
-    const node = this.node;
-    if (!isMap(node)) return this.fail('must be a mapping');
-    for (const pair of node.items) {
-      const key = isScalar(pair.key) ? pair.key.value : undefined;
-      if (typeof key !== 'string' || !known.includes(key)) {
-        new Cursor(this.place, pair.key as Node, this.path).fail(
-          `unknown field ${JSON.stringify(isScalar(pair.key) ? pair.key.value : String(pair.key))}; expected one of ${known.join(', ')}`);
+  map(known: readonly string[]): void {
+    if (!this.isMap()) this.fail('must be a mapping');
+    for (const { name, node } of this.tree.keys(this.node)) {
+      if (typeof name !== 'string' || !known.includes(name)) {
+        new Cursor(this.tree, node, this.path).fail(`unknown field ${JSON.stringify(name)}; expected one of ${known.join(', ')}`);
       }
     }
-    return node;
   }
 
   field(name: string): Cursor | undefined {
-    const node = this.node;
-    if (!isMap(node)) return undefined;
-    const value = node.get(name, true) as Node | undefined;
-    if (value === undefined) return undefined;
-    const resolved = isAlias(value) ? this.place.resolve(value) : value;
+    if (!this.isMap()) return undefined;
+    const value = this.tree.get(this.node, name);
     // `field:` with nothing after it is null: the same as not writing the field.
-    if (resolved === null || (isScalar(resolved) && resolved.value === null)) return undefined;
-    return new Cursor(this.place, resolved, [...this.path, name]);
+    if (value === undefined || this.tree.kind(value) === 'null') return undefined;
+    return new Cursor(this.tree, value, [...this.path, name]);
   }
 
   has(name: string): boolean {
@@ -276,54 +144,50 @@ class Cursor {
       if (required) this.fail(`${name} must not be empty`);
       return '';
     }
-    const node = f.node;
-    if (!isScalar(node)) return f.fail('must be a string');
-    const value = typeof node.value === 'string' ? node.value : (node.source ?? String(node.value));
-    if (required && value === '') f.fail('must not be empty');
-    return value;
+    if (this.tree.kind(f.node) !== 'scalar') return f.fail('must be a string');
+    const { value, source } = this.tree.scalar(f.node);
+    const text = typeof value === 'string' ? value : (source ?? String(value));
+    if (required && text === '') f.fail('must not be empty');
+    return text;
   }
 
   bool(name: string): boolean {
     const f = this.field(name);
     if (!f) return false;
-    const node = f.node;
-    if (!isScalar(node) || typeof node.value !== 'boolean') return f.fail('must be true or false');
-    return node.value;
+    const value = this.tree.kind(f.node) === 'scalar' ? this.tree.scalar(f.node).value : undefined;
+    if (typeof value !== 'boolean') return f.fail('must be true or false');
+    return value;
   }
 
   number(name: string): number | undefined {
     const f = this.field(name);
     if (!f) return undefined;
-    const node = f.node;
-    if (!isScalar(node) || typeof node.value !== 'number' || !Number.isFinite(node.value)) return f.fail('must be a number');
-    return node.value;
+    const value = this.tree.kind(f.node) === 'scalar' ? this.tree.scalar(f.node).value : undefined;
+    if (typeof value !== 'number' || !Number.isFinite(value)) return f.fail('must be a number');
+    return value;
   }
 
   list(name: string): Cursor[] {
     const f = this.field(name);
     if (!f) return [];
-    const node = f.node;
-    if (!isSeq(node)) return f.fail('must be a list');
-    return node.items.map((item, i) => {
-      const node = isAlias(item) ? this.place.resolve(item) : (item as Node | null);
-      return new Cursor(this.place, node, [...f.path, i]);
-    });
+    if (this.tree.kind(f.node) !== 'seq') return f.fail('must be a list');
+    return this.tree.items(f.node).map((item, i) => new Cursor(this.tree, item, [...f.path, i]));
   }
 
   strings(name: string): string[] {
     return this.list(name).map((c) => {
-      const node = c.node;
-      if (!isScalar(node) || typeof node.value !== 'string' || node.value === '') return c.fail('must be a non-empty string');
-      return node.value;
+      const value = this.tree.kind(c.node) === 'scalar' ? this.tree.scalar(c.node).value : undefined;
+      if (typeof value !== 'string' || value === '') return c.fail('must be a non-empty string');
+      return value;
     });
   }
 
-  /** Any value, as plain JSON data. */
-  json(name: string, maxAliasCount: number): unknown {
+  /** Any value, as plain JSON data (aliases were bounded when the text was read). */
+  json(name: string): unknown {
     const f = this.field(name);
     if (!f) return undefined;
     try {
-      return f.node!.toJS(this.place.doc, { maxAliasCount });
+      return this.tree.toJS(f.node);
     } catch (e) {
       return f.fail((e as Error).message);
     }
@@ -377,27 +241,26 @@ const THRESHOLD_FIELDS = ['percentage', 'value'];
 const SEGMENT_FIELDS = ['key', 'name', 'description', 'constraints', 'match_type'];
 const CONSTRAINT_FIELDS = ['type', 'property', 'operator', 'value', 'description'];
 
-function readDocument(place: Place, streamVersion: DocumentVersion | undefined, options: ReadOptions): { document: NamespaceDocument; version: DocumentVersion } | null {
-  const root = new Cursor(place, (place.doc.contents as Node | null) ?? null, []);
-  if (root.node === null || (isScalar(root.node) && root.node.value === null)) return null; // an empty document (`---` alone)
+function readDocument(tree: Tree, streamVersion: DocumentVersion | undefined, options: ReadOptions): { document: NamespaceDocument; version: DocumentVersion } | null {
+  const root = new Cursor(tree, tree.root, []);
+  if (root.isNull()) return null; // an empty document (`---` alone)
   root.map(DOCUMENT_FIELDS);
   const version = parseVersion(root) ?? streamVersion ?? LATEST_DOCUMENT_VERSION;
 
-  const maxAliasCount = options.maxAliasCount ?? 100;
   const namespace = readNamespace(root, version, options.defaultNamespace ?? DEFAULT_NAMESPACE);
   const segmentCursors = root.list('segments');
   const segments = segmentCursors.map((c) => readSegment(c));
   unique(segments, segmentCursors, 'segment');
   const flagCursors = root.list('flags');
-  const flags = flagCursors.map((c) => readFlag(c, version, maxAliasCount));
+  const flags = flagCursors.map((c) => readFlag(c, version));
   unique(flags, flagCursors, 'flag');
-  return { document: { namespace, flags, segments, at: root.at }, version };
+  return { document: located({ namespace, flags, segments }, root), version };
 }
 
 function readNamespace(root: Cursor, version: DocumentVersion, fallback: string): NamespaceDocument['namespace'] {
   const c = root.field('namespace');
   if (!c) return { key: fallback, name: fallback === DEFAULT_NAMESPACE ? 'Default' : fallback, description: '' };
-  if (isMap(c.node)) {
+  if (c.isMap()) {
     root.gate('namespace', '1.4', version, 'namespace (as key, name and description)');
     c.map(NAMESPACE_FIELDS);
     const key = checkKey(c, 'key');
@@ -407,19 +270,19 @@ function readNamespace(root: Cursor, version: DocumentVersion, fallback: string)
   return { key, name: key, description: '' };
 }
 
-function readFlag(c: Cursor, version: DocumentVersion, maxAliasCount: number): DocumentFlag {
+function readFlag(c: Cursor, version: DocumentVersion): DocumentFlag {
   c.map(FLAG_FIELDS);
   c.gate('type', '1.1', version, 'flag.type');
   c.gate('rollouts', '1.1', version, 'flag.rollouts');
   c.gate('metadata', '1.3', version, 'flag.metadata');
   const key = checkKey(c, 'key');
   const type = c.enumName('type', FLAG_TYPES_BY_NAME, FlagType.VARIANT);
-  const metadata = c.json('metadata', maxAliasCount);
+  const metadata = c.json('metadata');
   if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))) {
     c.field('metadata')!.fail('must be a mapping');
   }
   const variantCursors = c.list('variants');
-  const variants = variantCursors.map((v) => readVariant(v, version, maxAliasCount));
+  const variants = variantCursors.map((v) => readVariant(v, version));
   unique(variants, variantCursors, 'variant');
   const defaults = variantCursors.filter((v) => v.bool('default'));
   // Flipt makes the last variant marked default the default; two marked is a mistake in a file.
@@ -429,7 +292,7 @@ function readFlag(c: Cursor, version: DocumentVersion, maxAliasCount: number): D
   const variantKeys = new Set(variants.map((v) => v.key));
   const rules = c.list('rules').map((r, i) => readRule(r, i, variantKeys, key));
   const rollouts = c.list('rollouts').map((r) => readRollout(r, version));
-  return {
+  return located({
     key,
     name: text(c, 'name', MAX_KEY_LENGTH, true),
     description: text(c, 'description', MAX_TEXT_LENGTH),
@@ -440,15 +303,14 @@ function readFlag(c: Cursor, version: DocumentVersion, maxAliasCount: number): D
     defaultVariant,
     rules,
     rollouts,
-    at: c.at,
-  };
+  }, c);
 }
 
-function readVariant(c: Cursor, version: DocumentVersion, maxAliasCount: number): DocumentVariant {
+function readVariant(c: Cursor, version: DocumentVersion): DocumentVariant {
   c.map(VARIANT_FIELDS);
   c.gate('default', '1.3', version, 'variant.default');
   const key = checkKey(c, 'key', false);
-  const value = c.json('attachment', maxAliasCount);
+  const value = c.json('attachment');
   // Stored as Flipt's importer stores it: compact JSON with object keys sorted.
   const attachment = value === undefined || value === null ? null : JSON.stringify(sortKeys(value));
   if (attachment !== null && Buffer.byteLength(attachment, 'utf8') > MAX_ATTACHMENT_BYTES) {
@@ -463,7 +325,7 @@ function readRule(c: Cursor, index: number, variants: Set<string>, flagKey: stri
   if (!segment) c.fail('segment must not be empty');
   let segmentKeys: string[];
   let segmentOperator: SegmentOperator = SegmentOperator.OR;
-  if (isMap(segment.node)) {
+  if (segment.isMap()) {
     segment.map(RULE_SEGMENT_FIELDS);
     segmentKeys = segment.strings('keys');
     if (segmentKeys.length === 0) segment.fail('keys must not be empty');
@@ -484,7 +346,7 @@ function readRule(c: Cursor, index: number, variants: Set<string>, flagKey: stri
     if (!variants.has(variant)) d.field('variant')!.fail(`flag ${JSON.stringify(flagKey)} has no variant ${JSON.stringify(variant)}`);
     return { variant, rollout: percentage(d, 'rollout') };
   });
-  return { segmentKeys, segmentOperator, rank: rank || index + 1, distributions, at: c.at };
+  return located({ segmentKeys, segmentOperator, rank: rank || index + 1, distributions }, c);
 }
 
 function readRollout(c: Cursor, version: DocumentVersion): DocumentRollout {
@@ -495,7 +357,7 @@ function readRollout(c: Cursor, version: DocumentVersion): DocumentRollout {
   if (segment && threshold) c.fail('a rollout has a segment or a threshold, not both');
   if (threshold) {
     threshold.map(THRESHOLD_FIELDS);
-    return { description, threshold: { percentage: percentage(threshold, 'percentage'), value: threshold.bool('value') }, at: c.at };
+    return located({ description, threshold: { percentage: percentage(threshold, 'percentage'), value: threshold.bool('value') } }, c);
   }
   if (!segment) c.fail('a rollout needs a segment or a threshold');
   segment.map(ROLLOUT_SEGMENT_FIELDS);
@@ -507,25 +369,23 @@ function readRollout(c: Cursor, version: DocumentVersion): DocumentRollout {
   // As the API stores a rollout: each segment once, and one segment always OR.
   const segmentKeys = [...new Set(written)];
   const operator = segment.enumName('operator', SEGMENT_OPERATORS_BY_NAME, SegmentOperator.OR);
-  return {
+  return located({
     description,
     segment: { segmentKeys, segmentOperator: segmentKeys.length === 1 ? SegmentOperator.OR : operator, value: segment.bool('value') },
-    at: c.at,
-  };
+  }, c);
 }
 
 function readSegment(c: Cursor): DocumentSegment {
   c.map(SEGMENT_FIELDS);
   const key = checkKey(c, 'key');
   const constraints = c.list('constraints').map((k) => readConstraint(k, key));
-  return {
+  return located({
     key,
     name: text(c, 'name', MAX_KEY_LENGTH, true),
     description: text(c, 'description', MAX_TEXT_LENGTH),
     matchType: c.enumName('match_type', MATCH_TYPES_BY_NAME, MatchType.ALL),
     constraints,
-    at: c.at,
-  };
+  }, c);
 }
 
 function readConstraint(c: Cursor, segmentKey: string): DocumentConstraint {

@@ -1,0 +1,355 @@
+/**
+ * The text of a flags-as-code input as trees of values for the reader (document-reader.ts) to walk, one per document,
+ * two ways:
+ *
+ * - careful (`carefulTrees`): the `yaml` library's node tree, which knows the line and column of every node, resolves
+ *   aliases in one pass and bounds their expansion. Every error names its place. About 0.6 MB/s.
+ * - quick (`quickTrees`): js-yaml's plain values, about 15× faster, with numbers kept as written (a string field
+ *   reads `value: 1.50` as "1.50", as Go's decoder does). Used only for text without anchors or aliases that js-yaml
+ *   reads without complaint. Places are found on demand, by reading the text carefully, when something asks for one
+ *   (a caller's later message about a flag); the reader itself, on any problem, reads the whole text again carefully
+ *   so that its message is the careful one, word for word.
+ *
+ * Both resolve scalars by YAML 1.2's core schema (what `yaml` does and what Go's yaml.v3 mostly does).
+ */
+import { load as loadYaml, loadAll as loadAllYaml, CORE_SCHEMA, Type } from 'js-yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, visit, type Alias, type Document, type Node } from 'yaml';
+import { InvalidError } from '../common/errors';
+
+/** A document that cannot be read or is not valid: InvalidArgument (400) over HTTP. */
+export class DocumentError extends InvalidError {}
+
+export type PathItem = string | number;
+export type Kind = 'map' | 'seq' | 'scalar' | 'null';
+
+/** One document's values, whichever way they were read. Nodes are opaque to the reader. */
+export interface Tree {
+  readonly root: unknown;
+  kind(node: unknown): Kind;
+  /** A mapping's keys as written (not always strings), each with the node to name in a message about it. */
+  keys(node: unknown): Array<{ name: unknown; node: unknown }>;
+  /** A mapping's value for `name` (aliases resolved); undefined when there is none. */
+  get(node: unknown, name: string): unknown;
+  /** A list's items (aliases resolved). */
+  items(node: unknown): unknown[];
+  /** A scalar's value, and its text as written when it is not a string. */
+  scalar(node: unknown): { value: unknown; source?: string };
+  /** The node as plain JSON data. */
+  toJS(node: unknown): unknown;
+  /** "file: document 2, line 7, column 5, flags[0].key" (without "file: " when `withSource` is false). */
+  describe(node: unknown, path: readonly PathItem[], withSource: boolean): string;
+}
+
+export interface TreeOptions {
+  source?: string;
+  maxAliasCount?: number;
+}
+
+export const prefix = (source: string | undefined): string => (source ? `${source}: ` : '');
+const firstLine = (message: string): string => message.split('\n')[0];
+
+export function formatPath(path: readonly PathItem[]): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+}
+
+interface Chunk {
+  text: string;
+  /** Where the chunk starts in the whole text (JSON objects are read one at a time). */
+  lineOffset: number;
+  colOffset: number;
+}
+
+function chunksOf(text: string): Chunk[] {
+  const body = text.replace(/^\uFEFF/, '');
+  return looksLikeJson(body) ? jsonChunks(body) : [{ text: body, lineOffset: 0, colOffset: 0 }];
+}
+
+/** JSON text, possibly after a `# exported by …` header line (Flipt writes one even into .json files). */
+function looksLikeJson(text: string): boolean {
+  return /^(\s*#[^\n]*\n)*\s*\{/.test(text);
+}
+
+/**
+ * Concatenated JSON objects (Flipt's JSON export writes one per line) split into one text each, with where each
+ * starts. YAML does not read two flow mappings without `---` between them; each JSON object is valid YAML alone.
+ * The scan only tracks strings and brace depth; the YAML parser validates each piece.
+ */
+function jsonChunks(text: string): Chunk[] {
+  const chunks: Chunk[] = [];
+  let depth = 0;
+  let inString = false;
+  let start = -1;
+  let line = 0;
+  let lineStart = 0;
+  let startLine = 0;
+  let startCol = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\n') {
+      line++;
+      lineStart = i + 1;
+    }
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (depth === 0 && c === '#' && start === -1) {
+      // A comment line between objects (the export header).
+      const end = text.indexOf('\n', i);
+      if (end === -1) break;
+      i = end - 1;
+      continue;
+    }
+    if (c === '"') inString = true;
+    else if (c === '{' || c === '[') {
+      if (depth++ === 0) {
+        start = i;
+        startLine = line;
+        startCol = i - lineStart;
+      }
+    } else if (c === '}' || c === ']') {
+      if (--depth === 0) {
+        chunks.push({ text: text.slice(start, i + 1), lineOffset: startLine, colOffset: startCol });
+        start = -1;
+      }
+    } else if (depth === 0 && !/\s/.test(c)) {
+      // Text between objects: let the YAML parser name it, with everything from here on.
+      chunks.push({ text: text.slice(i), lineOffset: line, colOffset: i - lineStart });
+      return chunks;
+    }
+  }
+  if (start !== -1) chunks.push({ text: text.slice(start), lineOffset: startLine, colOffset: startCol });
+  return chunks;
+}
+
+// ---- careful: the `yaml` library's nodes ---------------------------------------------------------------------------
+
+class NodeTree implements Tree {
+  readonly root: unknown;
+
+  constructor(
+    readonly doc: Document.Parsed,
+    private readonly lines: LineCounter,
+    private readonly offset: { line: number; col: number },
+    private readonly source: string | undefined,
+    private readonly index: number,
+    private readonly aliases: Map<Alias, Node>,
+  ) {
+    this.root = this.resolve(doc.contents as Node | null);
+  }
+
+  private resolve(node: unknown): unknown {
+    return isAlias(node) ? (this.aliases.get(node) ?? null) : node;
+  }
+
+  kind(node: unknown): Kind {
+    if (node === null || node === undefined || (isScalar(node) && node.value === null)) return 'null';
+    if (isMap(node)) return 'map';
+    if (isSeq(node)) return 'seq';
+    return 'scalar';
+  }
+
+  keys(node: unknown) {
+    return (node as { items: Array<{ key: unknown }> }).items.map((pair) => ({
+      name: isScalar(pair.key) ? pair.key.value : String(pair.key), node: pair.key,
+    }));
+  }
+
+  get(node: unknown, name: string): unknown {
+    const value = (node as { get(k: string, keepScalar: true): unknown }).get(name, true);
+    return value === undefined ? undefined : this.resolve(value);
+  }
+
+  items(node: unknown): unknown[] {
+    return (node as { items: unknown[] }).items.map((item) => this.resolve(item));
+  }
+
+  scalar(node: unknown) {
+    const s = node as { value: unknown; source?: string };
+    return { value: s.value, source: s.source };
+  }
+
+  toJS(node: unknown): unknown {
+    return (node as Node).toJS(this.doc);
+  }
+
+  /** The node at `path` from the root (for a quick tree's places). */
+  at(path: readonly PathItem[]): unknown {
+    let node: unknown = this.root;
+    for (const step of path) {
+      if (node === null || node === undefined) return undefined;
+      node = typeof step === 'number' ? (isSeq(node) ? this.items(node)[step] : undefined) : isMap(node) ? this.get(node, step) : undefined;
+    }
+    return node;
+  }
+
+  describe(node: unknown, path: readonly PathItem[], withSource: boolean): string {
+    const parts: string[] = [];
+    if (this.index > 1) parts.push(`document ${this.index}`);
+    const start = (node as Node | null | undefined)?.range?.[0];
+    if (start !== undefined) {
+      const { line, col } = this.lines.linePos(start);
+      parts.push(`line ${line + this.offset.line}, column ${line === 1 ? col + this.offset.col : col}`);
+    }
+    if (path.length > 0) parts.push(formatPath(path));
+    return (withSource ? prefix(this.source) : '') + parts.join(', ');
+  }
+}
+
+/** Every document of the text, read carefully; a text that does not parse is a DocumentError naming its place. */
+export function carefulTrees(text: string, options: TreeOptions): NodeTree[] {
+  const out: NodeTree[] = [];
+  for (const chunk of chunksOf(text)) {
+    const lines = new LineCounter();
+    let docs: Document.Parsed[];
+    try {
+      docs = parseAllDocuments(chunk.text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true }) as Document.Parsed[];
+    } catch (e) {
+      // The composer recurses per level of nesting: absurd nesting overflows the stack.
+      throw new DocumentError(`${prefix(options.source)}cannot be read: ${(e as Error).message}`);
+    }
+    if (!Array.isArray(docs)) continue; // an empty stream
+    for (const doc of docs) {
+      const error = doc.errors[0];
+      if (error) {
+        const { line, col } = lines.linePos(error.pos[0]);
+        throw new DocumentError(`${prefix(options.source)}line ${line + chunk.lineOffset}, column ${line === 1 ? col + chunk.colOffset : col}: ${firstLine(error.message)}`);
+      }
+      const index = out.length + 1;
+      out.push(new NodeTree(doc, lines, { line: chunk.lineOffset, col: chunk.colOffset }, options.source, index, aliasTargets(doc, options, index)));
+    }
+  }
+  return out;
+}
+
+/**
+ * Each alias of the document and the node it stands for, found in one pass (resolving an alias through the library
+ * walks the whole document each time). A document with aliases must also expand within `maxAliasCount` as the
+ * library counts expansions (nested aliases multiply): a few kilobytes must not stand for millions of items.
+ */
+function aliasTargets(doc: Document.Parsed, options: TreeOptions, index: number): Map<Alias, Node> {
+  const targets = new Map<Alias, Node>();
+  const anchors = new Map<string, Node>();
+  visit(doc, (_key, node) => {
+    if (isAlias(node)) {
+      const target = anchors.get(node.source);
+      if (target) targets.set(node, target);
+    } else if (node && typeof node === 'object' && 'anchor' in node && typeof node.anchor === 'string' && node.anchor) {
+      anchors.set(node.anchor, node as Node);
+    }
+  });
+  if (targets.size > 0) {
+    const max = options.maxAliasCount ?? 100;
+    try {
+      doc.toJS({ maxAliasCount: max });
+    } catch (e) {
+      const where = index > 1 ? `document ${index}: ` : '';
+      throw new DocumentError(`${prefix(options.source)}${where}${(e as Error).message} (at most ${max} alias expansions per document)`);
+    }
+  }
+  return targets;
+}
+
+// ---- quick: js-yaml's plain values ---------------------------------------------------------------------------------
+
+/** A number as written: its value, and its text for string fields. */
+class WrittenNumber {
+  constructor(
+    readonly value: number,
+    readonly source: string,
+  ) {}
+}
+
+/** YAML 1.2 core schema's numbers, as `yaml` resolves them (js-yaml's own also take `1_000` and `0b1`). */
+const INT = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/;
+const FLOAT = /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+
+function toNumber(text: string): number {
+  if (text.startsWith('0o')) return parseInt(text.slice(2), 8);
+  if (text.startsWith('0x')) return parseInt(text.slice(2), 16);
+  if (/\.(?:inf|Inf|INF)$/.test(text)) return text.startsWith('-') ? -Infinity : Infinity;
+  if (/^\.(?:nan|NaN|NAN)$/.test(text)) return NaN;
+  return Number(text);
+}
+
+const numberType = (tag: string, pattern: RegExp) =>
+  new Type(tag, {
+    kind: 'scalar',
+    resolve: (data: string | null) => data !== null && pattern.test(data),
+    construct: (data: string) => new WrittenNumber(toNumber(data), data),
+    instanceOf: WrittenNumber,
+  });
+
+const SCHEMA = CORE_SCHEMA.extend({ implicit: [numberType('tag:yaml.org,2002:int', INT), numberType('tag:yaml.org,2002:float', FLOAT)] });
+
+/** Anchors and aliases are left to the careful reading, which bounds their expansion. */
+const ANCHOR_OR_ALIAS = /[&*][^\s,[\]{}'"]/;
+
+class PlainTree implements Tree {
+  constructor(
+    readonly root: unknown,
+    private readonly index: number,
+    private readonly careful: () => NodeTree[],
+  ) {}
+
+  kind(node: unknown): Kind {
+    if (node === null || node === undefined) return 'null';
+    if (Array.isArray(node)) return 'seq';
+    if (typeof node === 'object' && !(node instanceof WrittenNumber)) return 'map';
+    return 'scalar';
+  }
+
+  keys(node: unknown) {
+    return Object.keys(node as object).map((name) => ({ name, node: (node as Record<string, unknown>)[name] }));
+  }
+
+  get(node: unknown, name: string): unknown {
+    return Object.prototype.hasOwnProperty.call(node, name) ? (node as Record<string, unknown>)[name] : undefined;
+  }
+
+  items(node: unknown): unknown[] {
+    return node as unknown[];
+  }
+
+  scalar(node: unknown) {
+    return node instanceof WrittenNumber ? { value: node.value, source: node.source } : { value: node };
+  }
+
+  toJS(node: unknown): unknown {
+    if (node instanceof WrittenNumber) return node.value;
+    if (Array.isArray(node)) return node.map((n) => this.toJS(n));
+    if (node !== null && typeof node === 'object') {
+      return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, this.toJS(v)]));
+    }
+    return node;
+  }
+
+  /** Read carefully (once, for all documents of the text) to find the place. */
+  describe(_node: unknown, path: readonly PathItem[], withSource: boolean): string {
+    const tree = this.careful()[this.index - 1];
+    return tree.describe(tree.at(path), path, withSource);
+  }
+}
+
+/**
+ * Every document of the text read quickly, or null when the text is not for the quick way (anchors or aliases, or
+ * anything js-yaml does not read as the careful reader would: let the careful reader say what is wrong).
+ */
+export function quickTrees(text: string, options: TreeOptions): PlainTree[] | null {
+  if (ANCHOR_OR_ALIAS.test(text)) return null;
+  let careful: NodeTree[] | undefined;
+  const carefully = () => (careful ??= carefulTrees(text, options));
+  const out: PlainTree[] = [];
+  try {
+    for (const chunk of chunksOf(text)) {
+      const docs = chunk.lineOffset === 0 && chunk.colOffset === 0 && !looksLikeJson(chunk.text)
+        ? loadAllYaml(chunk.text, undefined, { schema: SCHEMA, json: false })
+        : [loadYaml(chunk.text, { schema: SCHEMA, json: false })];
+      for (const doc of docs) out.push(new PlainTree(doc, out.length + 1, carefully));
+    }
+  } catch {
+    return null;
+  }
+  return out;
+}
