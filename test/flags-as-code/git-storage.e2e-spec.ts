@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { client, startFlagpole, type RunningFlagpole } from '../support/flagpole';
-import { createRepository, startGitServer, type GitServer } from './support/git-server';
+import { createRepository, selfSignedCertificate, startGitServer, type GitServer } from './support/git-server';
 
 const FIXTURE = readFileSync(join(__dirname, 'fixtures', 'v1.4-complete.yml'), 'utf8');
 const POLL_MS = 500;
@@ -111,6 +111,23 @@ gitDescribe('declarative storage: git authentication and sub-directories', () =>
 
       await expect(startFlagpole({ ...env, FLAGPOLE_STORAGE_GIT_AUTHENTICATION_TOKEN_ACCESS_TOKEN: 'wrong' }))
         .rejects.toThrow(`storage.git: the files in ${server.url}/flags.git (main) cannot be served`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('fetches over HTTPS from a server whose certificate it is given, or told not to check', async () => {
+    const tls = selfSignedCertificate(root);
+    const server = await startGitServer(root, undefined, tls);
+    const env = { FLAGPOLE_STORAGE_TYPE: 'git', FLAGPOLE_STORAGE_GIT_REPOSITORY: `${server.url}/flags.git`, FLAGPOLE_STORAGE_GIT_DIRECTORY: 'prod' };
+    try {
+      await expect(startFlagpole(env)).rejects.toThrow(/cannot be served: .*self.signed certificate/);
+      const options: Array<Record<string, string>> = [{ FLAGPOLE_STORAGE_GIT_CA_CERT_PATH: tls.certPath }, { FLAGPOLE_STORAGE_GIT_CA_CERT_BYTES: tls.cert }, { FLAGPOLE_STORAGE_GIT_INSECURE_SKIP_TLS: 'true' }];
+      for (const extra of options) {
+        const fp = await startFlagpole({ ...env, ...extra });
+        expect((await client(fp.url).get('/api/v1/namespaces/prod/flags')).body.flags.map((f: { key: string }) => f.key)).toEqual(['p']);
+        await fp.close();
+      }
     } finally {
       await server.close();
     }

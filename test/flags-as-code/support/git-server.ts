@@ -4,8 +4,9 @@
  * Tests change a repository with the `git` command in a working copy and push to the bare repository's path.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { join } from 'node:path';
 
 export interface GitServer {
@@ -17,10 +18,13 @@ export interface GitServer {
 
 const BACKEND = '/usr/lib/git-core/git-http-backend';
 
-/** Serves `root`'s bare repositories at `/<name>.git`; with `authorization`, other requests get 401. */
-export async function startGitServer(root: string, authorization?: string): Promise<GitServer> {
+/**
+ * Serves `root`'s bare repositories at `/<name>.git`; with `authorization`, other requests get 401; with `tls` (PEM
+ * key and certificate), over HTTPS.
+ */
+export async function startGitServer(root: string, authorization?: string, tls?: { key: string; cert: string }): Promise<GitServer> {
   const requests: GitServer['requests'] = [];
-  const server: Server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     requests.push({ path: url.pathname, authorization: req.headers.authorization });
     if (authorization && req.headers.authorization !== authorization) {
@@ -64,14 +68,24 @@ export async function startGitServer(root: string, authorization?: string): Prom
       res.write(head.subarray(end + 4));
     });
     cgi.on('close', () => res.end());
-  });
+  };
+  const server: Server = tls ? (createHttpsServer(tls, handle) as unknown as Server) : createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     requests,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A self-signed certificate for 127.0.0.1 (Debian's openssl), as PEM files in `dir`. */
+export function selfSignedCertificate(dir: string): { key: string; cert: string; certPath: string } {
+  const keyPath = join(dir, 'key.pem');
+  const certPath = join(dir, 'cert.pem');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyPath, '-out', certPath, '-days', '1',
+    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'pipe' });
+  return { key: readFileSync(keyPath, 'utf8'), cert: readFileSync(certPath, 'utf8'), certPath };
 }
 
 const GIT_ENV = { GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 't@example.com' };
