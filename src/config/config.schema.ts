@@ -415,7 +415,7 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
     ),
     git: section(
       {
-        repository: str('', 'Git repository URL, `http://` or `https://` (Flagpole reads Git over HTTP only).'),
+        repository: secret('Git repository URL, `http://` or `https://` (Flagpole reads Git over HTTP only). Not shown in `/meta/config` (a URL may carry credentials); `/health` shows it without them.'),
         ref: str('main', 'Branch or tag to track.'),
         refType: oneOf(['static', 'semver'], 'static', 'How `ref` is resolved; only `static` (the ref as named) is supported.'),
         directory: str('', 'Sub-directory of the repository holding the state files (and its `.flipt.yml`).'),
@@ -532,7 +532,7 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
   limits: section(
     {
       maxBodyBytes: int(4 * 1024 * 1024, 'Largest request body in bytes (Flipt\'s gRPC message limit); larger → 413.', { min: 1024 }),
-      maxImportBytes: int(64 * 1024 * 1024, 'Largest document an import request may send, in bytes (`POST /api/v1/namespaces/{key}/import`); larger → 413.', { min: 1024 }),
+      maxImportBytes: int(8 * 1024 * 1024, 'Largest document an import request may send, in bytes (`POST /api/v1/namespaces/{key}/import`; 10,000 flags take about 2.5 MiB); larger → 413. It is read on the event loop: every request waits while it is.', { min: 1024 }),
       maxJsonDepth: int(64, 'Deepest nesting of arrays and objects in a JSON body; deeper → 400.', { min: 2, max: 1000 }),
       maxBatchRequests: int(1000, 'Most evaluations in one batch request; more → 400.', { min: 1 }),
       maxBatchNamespaces: int(10, 'Most distinct namespaces in one batch request; more → 400.', { min: 1 }),

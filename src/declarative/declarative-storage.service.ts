@@ -14,13 +14,13 @@
  * did not mirror itself (a database used with `storage.type: database`), rather than delete them.
  */
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import type { EntityManager as SqlEntityManager } from '@mikro-orm/knex';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { OperationLock } from '../auth/operation-lock.entity';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
 import { DEFAULT_NAMESPACE, type NamespaceDocument } from '../flags-as-code/document';
 import { readDocuments } from '../flags-as-code/document-reader';
-import { deleteNamespaceState, namespaceKeys, writeNamespaceDocument } from '../flags-as-code/document.repository';
+import { deleteNamespaceState, flagStateCount, namespaceKeys, writeNamespaceDocument } from '../flags-as-code/document.repository';
 import { HealthService } from '../health/health.service';
 import { Namespace } from '../namespaces/namespace.entity';
 import { Database, wholeNamespace } from '../storage/database.service';
@@ -62,6 +62,8 @@ export class DeclarativeStorage implements OnApplicationBootstrap, OnModuleDestr
   private settle: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
+  /** Shutting down: no new run starts (it would race the database closing and the source's clean-up). */
+  private closed = false;
 
   constructor(
     @Inject(CONFIG) config: FlagpoleConfig,
@@ -84,13 +86,20 @@ export class DeclarativeStorage implements OnApplicationBootstrap, OnModuleDestr
       return;
     }
     this.db.makeReadOnly();
-    await this.claimDatabase();
-    // The first state must be good: there is nothing else to serve.
-    await this.refresh(true);
+    try {
+      await this.claimDatabase();
+      // The first state must be good: there is nothing else to serve.
+      await this.refresh(true);
+    } catch (e) {
+      // The process exits: leave nothing behind (a Git source's temporary directory).
+      await this.source.close().catch(() => undefined);
+      throw e;
+    }
     this.startWatching();
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.closed = true;
     this.unwatch?.();
     if (this.poller) clearInterval(this.poller);
     if (this.settle) clearTimeout(this.settle);
@@ -105,13 +114,14 @@ export class DeclarativeStorage implements OnApplicationBootstrap, OnModuleDestr
 
   /** Reads the files when they changed and mirrors what changed; one run at a time, a request during it runs again after. */
   refresh(strict = false): Promise<void> {
+    if (this.closed) return Promise.resolve();
     if (this.running) {
       this.again = true;
       return this.running;
     }
     this.running = this.run(strict).finally(() => {
       this.running = null;
-      if (this.again) {
+      if (this.again && !this.closed) {
         this.again = false;
         void this.refresh();
       }
@@ -142,6 +152,9 @@ export class DeclarativeStorage implements OnApplicationBootstrap, OnModuleDestr
         this.logger.log(`mirrored ${changed} of ${state.namespaces.size} namespaces from ${read.files.length} files in ${Date.now() - started} ms`);
       }
     } catch (e) {
+      // Some namespaces of the refused version may have been written before the failure: the next run must compare
+      // every namespace again, even for the version it last served.
+      this.version = '';
       const message = (e as Error).message;
       if (strict) {
         const { type, path, repository, ref } = source.description as Record<string, string>;
@@ -172,7 +185,13 @@ export class DeclarativeStorage implements OnApplicationBootstrap, OnModuleDestr
     for (const [key, doc] of state.namespaces) {
       const digest = state.digests.get(key)!;
       if (this.applied.get(key) === digest) continue;
-      await this.db.writeFromSource(wholeNamespace(key), (em, locked) => writeNamespaceDocument(em, doc, locked, { drop: true, renameNamespace: true }));
+      const write = () => this.db.writeFromSource(wholeNamespace(key), (em, locked) => writeNamespaceDocument(em, doc, locked, { drop: true, renameNamespace: true }));
+      // Replicas mirroring into one database may create a new namespace at the same moment: the second one, once it
+      // exists, replaces it.
+      await write().catch((e: unknown) => {
+        if (e instanceof UniqueConstraintViolationException) return write();
+        throw e;
+      });
       this.applied.set(key, digest);
       changed++;
     }
@@ -196,12 +215,7 @@ export class DeclarativeStorage implements OnApplicationBootstrap, OnModuleDestr
   private async claimDatabase(): Promise<void> {
     const marked = await this.db.read((em) => em.findOne(OperationLock, { operation: MIRROR_MARKER }));
     if (marked) return;
-    const count = await this.db.read(async (em) => {
-      const knex = (em as SqlEntityManager).getKnex();
-      const [flags] = (await knex('flags').count({ n: '*' })) as Array<{ n: number | string }>;
-      const [segments] = (await knex('segments').count({ n: '*' })) as Array<{ n: number | string }>;
-      return Number(flags.n) + Number(segments.n);
-    });
+    const count = await this.db.read((em) => flagStateCount(em));
     if (count > 0) {
       throw new Error(
         `storage.type local mirrors its files into db.url, which holds ${count} flags and segments made through the API; ` +
@@ -209,7 +223,12 @@ export class DeclarativeStorage implements OnApplicationBootstrap, OnModuleDestr
       );
     }
     const at = new Date();
-    await this.db.write(null, (em) => em.insert(OperationLock, { operation: MIRROR_MARKER, version: 1, lastAcquiredAt: at, acquiredUntil: at }));
+    try {
+      await this.db.write(null, (em) => em.insert(OperationLock, { operation: MIRROR_MARKER, version: 1, lastAcquiredAt: at, acquiredUntil: at }));
+    } catch (e) {
+      // Another replica starting on the same database marked it first.
+      if (!(e instanceof UniqueConstraintViolationException)) throw e;
+    }
   }
 
   private startWatching(): void {

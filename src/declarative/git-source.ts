@@ -67,10 +67,12 @@ export class GitSource implements StateSource {
     return {
       list: async () => {
         const paths: string[] = [];
+        let found = prefix === '';
         await git.walk({
           fs, gitdir: this.dir, trees: [git.TREE({ ref: commit })],
           map: async (path, [entry]) => {
             if (!entry || path === '.') return true;
+            if (`${path}/` === prefix) found = true;
             // Only descend into directories on the way to, or inside, `directory`.
             const inside = path.startsWith(prefix) || prefix === '';
             const onTheWay = prefix.startsWith(`${path}/`);
@@ -79,6 +81,9 @@ export class GitSource implements StateSource {
             return true;
           },
         });
+        // A directory that is not there (moved, misspelt) is an error, not a commit without flags: it must not empty
+        // every namespace.
+        if (!found) throw new Error(`directory ${JSON.stringify(this.prefix)} is not in commit ${commit}`);
         return paths.sort();
       },
       read: async (path) => {

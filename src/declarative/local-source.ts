@@ -31,7 +31,8 @@ export class LocalSource implements StateSource {
     const watched = [...(index.file ? [index.file] : []), ...selectStateFiles(paths, index)];
     const parts = await Promise.all(watched.map(async (p) => {
       const s = await stat(join(this.root, p));
-      return `${p}:${s.size}:${s.mtimeMs}`;
+      // ctime and inode too: a copy that keeps size and modification time (rsync -a, cp -p, tar) changes those.
+      return `${p}:${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.ino}`;
     }));
     const selected = selectStateFiles(paths, index);
     return {

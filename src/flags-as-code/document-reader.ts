@@ -186,11 +186,15 @@ class Cursor {
   json(name: string): unknown {
     const f = this.field(name);
     if (!f) return undefined;
+    let value: unknown;
     try {
-      return this.tree.toJS(f.node);
+      value = this.tree.toJS(f.node);
     } catch (e) {
       return f.fail((e as Error).message);
     }
+    // JSON has no infinity or NaN: `.inf` would be stored as null.
+    if (!finiteThroughout(value)) f.fail('numbers must be finite (JSON has no .inf or .nan)');
+    return value;
   }
 
   /** An enum name from Flipt's table (`ALL_MATCH_TYPE`, …), or `fallback` when the field is absent. */
@@ -267,7 +271,7 @@ function readNamespace(root: Cursor, version: DocumentVersion, fallback: string)
     return { key, name: text(c, 'name', MAX_KEY_LENGTH) || key, description: text(c, 'description', MAX_TEXT_LENGTH) };
   }
   const key = checkKey(root, 'namespace');
-  return { key, name: key, description: '' };
+  return { key, name: key === DEFAULT_NAMESPACE ? 'Default' : key, description: '' };
 }
 
 function readFlag(c: Cursor, version: DocumentVersion): DocumentFlag {
@@ -400,6 +404,13 @@ function readConstraint(c: Cursor, segmentKey: string): DocumentConstraint {
     if (e instanceof InvalidError) c.fail(e.message);
     throw e;
   }
+}
+
+function finiteThroughout(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(finiteThroughout);
+  if (value !== null && typeof value === 'object') return Object.values(value).every(finiteThroughout);
+  return true;
 }
 
 /** The value with every object's keys in sorted order (Go's encoding/json writes maps so). */

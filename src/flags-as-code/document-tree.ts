@@ -125,6 +125,17 @@ function jsonChunks(text: string): Chunk[] {
 
 // ---- careful: the `yaml` library's nodes ---------------------------------------------------------------------------
 
+interface NodePair {
+  key: unknown;
+  value: unknown;
+}
+
+const pairsOf = (node: unknown): NodePair[] => (node as { items: NodePair[] }).items;
+
+/** `<<` with the `merge` option: its key is a scalar holding a symbol. */
+const isMergePair = (pair: NodePair): boolean =>
+  isScalar(pair.key) && typeof pair.key.value === 'symbol' && pair.key.value.description === '<<';
+
 class NodeTree implements Tree {
   readonly root: unknown;
 
@@ -150,15 +161,38 @@ class NodeTree implements Tree {
     return 'scalar';
   }
 
-  keys(node: unknown) {
-    return (node as { items: Array<{ key: unknown }> }).items.map((pair) => ({
-      name: isScalar(pair.key) ? pair.key.value : String(pair.key), node: pair.key,
-    }));
+  /** The mapping's own keys, then those it merges in (`<<: *anchor`) that it does not have itself. */
+  keys(node: unknown): Array<{ name: unknown; node: unknown }> {
+    const own = pairsOf(node).filter((p) => !isMergePair(p)).map((p) => ({ name: isScalar(p.key) ? p.key.value : String(p.key), node: p.key }));
+    const names = new Set(own.map((k) => k.name));
+    for (const merged of this.merged(node)) {
+      for (const key of this.keys(merged)) {
+        if (!names.has(key.name)) {
+          names.add(key.name);
+          own.push(key);
+        }
+      }
+    }
+    return own;
   }
 
+  /** A key's value: the mapping's own, else the first merged mapping's that has it (YAML's merge rules). */
   get(node: unknown, name: string): unknown {
-    const value = (node as { get(k: string, keepScalar: true): unknown }).get(name, true);
-    return value === undefined ? undefined : this.resolve(value);
+    const pair = pairsOf(node).find((p) => !isMergePair(p) && isScalar(p.key) && p.key.value === name);
+    if (pair) return this.resolve(pair.value);
+    for (const merged of this.merged(node)) {
+      const value = this.get(merged, name);
+      if (value !== undefined) return value;
+    }
+    return undefined;
+  }
+
+  /** The mappings a mapping merges in, in order. */
+  private merged(node: unknown): unknown[] {
+    return pairsOf(node).filter(isMergePair).flatMap((p) => {
+      const value = this.resolve(p.value);
+      return (isSeq(value) ? value.items.map((i) => this.resolve(i)) : [value]).filter((m) => isMap(m));
+    });
   }
 
   items(node: unknown): unknown[] {
@@ -204,7 +238,8 @@ export function carefulTrees(text: string, options: TreeOptions): NodeTree[] {
     const lines = new LineCounter();
     let docs: Document.Parsed[];
     try {
-      docs = parseAllDocuments(chunk.text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true }) as Document.Parsed[];
+      // `merge`: `<<: *anchor` keys, as Go's yaml.v3 (and so Flipt) reads them.
+      docs = parseAllDocuments(chunk.text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, merge: true }) as Document.Parsed[];
     } catch (e) {
       // The composer recurses per level of nesting: absurd nesting overflows the stack.
       throw new DocumentError(`${prefix(options.source)}cannot be read: ${(e as Error).message}`);

@@ -62,7 +62,8 @@ function plainFlag(f: DocumentFlag): Record<string, unknown> {
       // Any value, `[]` and `""` included: only a variant without one leaves it out.
       ...(v.attachment === null ? {} : { attachment: sortKeys(JSON.parse(v.attachment)) }),
     })),
-    rules: f.rules.map((r) => compact({
+    // Ranks are not written (Flipt's exporter): the order carries them, so it must be rank order (stable for ties).
+    rules: [...f.rules].sort((a, b) => a.rank - b.rank).map((r) => compact({
       segment: r.segmentKeys.length === 1 ? r.segmentKeys[0] : { keys: r.segmentKeys, operator: SEGMENT_OPERATOR_NAMES[r.segmentOperator] },
       distributions: r.distributions.map((x) => compact({ variant: x.variant, rollout: x.rollout || undefined })),
     })),

@@ -1,13 +1,14 @@
 /**
- * Namespace documents to and from the database. Reading is a fixed handful of plain SQL reads per namespace (no
- * entity hydration: a namespace of 10,000 flags is tens of thousands of rows). Writing runs inside the caller's
+ * Namespace documents to and from the database: free functions over the EntityManager of the caller's read or
+ * write, as evaluation-source.ts's loaders are (no state to inject). Reading is a fixed handful of plain SQL reads
+ * per namespace (no entity hydration: a namespace of 10,000 flags is tens of thousands of rows). Writing runs inside the caller's
  * transaction (Database.write, the namespace locked): it checks what the document needs of the database (keys
  * already taken, segments referenced but not in the document) before writing anything, then inserts in batches.
  * Rows of one import share one creation time and get time-ordered ids in document order, so that everything that
  * is listed or evaluated in creation order (variants, distributions, flags) keeps the document's order.
  */
 import type { EntityManager } from '@mikro-orm/core';
-import type { EntityManager as SqlEntityManager, Knex } from '@mikro-orm/knex';
+import type { Knex } from '@mikro-orm/knex';
 import { InvalidError } from '../common/errors';
 import { timeOrderedId } from '../common/time-ordered-id';
 import { Flag } from '../flags/flag.entity';
@@ -21,41 +22,44 @@ import { Rule } from '../rules/rule.entity';
 import { Constraint } from '../segments/constraint.entity';
 import { Segment } from '../segments/segment.entity';
 import { now } from '../storage/columns';
+import { versionOfRow } from '../storage/evaluation-source';
+import { bool, groupBy, knexOf, num, readAll, str, type Row } from '../storage/rows';
 import { RolloutType } from '../wire';
 import type { DocumentFlag, DocumentRollout, DocumentRule, DocumentSegment, NamespaceDocument } from './document';
 
-type Row = Record<string, unknown>;
-const str = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
-const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v));
-const bool = (v: unknown): boolean => v === true || v === 1 || v === '1';
+const byRow = (row: Row): Row => row;
 
-function knexOf(em: EntityManager): Knex {
-  return (em.getTransactionContext<Knex.Transaction>() ?? (em as SqlEntityManager).getKnex()) as Knex;
-}
+/** Reads of a namespace written meanwhile are read again, at most this many times. */
+const CONSISTENT_READ_ATTEMPTS = 5;
 
-/** Groups rows by a column, keeping their order. */
-function groupBy(rows: Row[], column: string): Map<string, Row[]> {
-  const out = new Map<string, Row[]>();
-  for (const row of rows) {
-    const key = str(row[column]);
-    const list = out.get(key);
-    if (list) list.push(row);
-    else out.set(key, [row]);
-  }
-  return out;
-}
-
-/** The namespace as a document, in creation order (rules and rollouts in rank order); null when it does not exist. */
+/**
+ * The namespace as a document, in creation order (rules and rollouts in rank order); null when it does not exist.
+ * Its tables are read side by side, each query at its own moment: when the namespace's version moved while they ran
+ * (a write landed between them, and the document might hold a rule naming a segment it lacks), they are read again.
+ */
 export async function readNamespaceDocument(em: EntityManager, namespaceKey: string): Promise<NamespaceDocument | null> {
   const knex = knexOf(em);
-  const [ns] = (await knex('namespaces').select('key', 'name', 'description').where('key', namespaceKey)) as Row[];
-  if (!ns) return null;
+  const version = async () => {
+    const [row] = (await knex('namespaces').select('key', 'name', 'description', 'updated_at', 'state_modified_at').where('key', namespaceKey)) as Row[];
+    return row;
+  };
+  for (let attempt = 1; ; attempt++) {
+    const before = await version();
+    if (!before) return null;
+    const doc = await readOnce(knex, namespaceKey, before);
+    const after = await version();
+    if (!after) return null;
+    if (versionOfRow(after) === versionOfRow(before) || attempt >= CONSISTENT_READ_ATTEMPTS) return doc;
+  }
+}
+
+async function readOnce(knex: Knex, namespaceKey: string, ns: Row): Promise<NamespaceDocument> {
   const flagIds = () => knex('flags').select('id').where('namespace_key', namespaceKey);
   const ruleIds = () => knex('rules').select('id').whereIn('flag_id', flagIds());
   const rolloutIds = () => knex('rollouts').select('id').whereIn('flag_id', flagIds());
   const creationOrder = [{ column: 'created_at' }, { column: 'id' }];
   const rankOrder = [{ column: 'rank' }, ...creationOrder];
-  const [flags, variants, rules, ruleSegments, distributions, rollouts, rolloutSegments, segments, constraints] = (await Promise.all([
+  const [flags, variants, rules, ruleSegments, distributions, rollouts, rolloutSegments, segments, constraints] = (await readAll(knex, [
     knex('flags').select('id', 'key', 'name', 'description', 'enabled', 'type', 'default_variant_id', 'metadata')
       .where('namespace_key', namespaceKey).orderBy(creationOrder),
     knex('variants').select('id', 'flag_id', 'key', 'name', 'description', 'attachment').whereIn('flag_id', flagIds()).orderBy(creationOrder),
@@ -73,13 +77,13 @@ export async function readNamespaceDocument(em: EntityManager, namespaceKey: str
       .whereIn('segment_id', knex('segments').select('id').where('namespace_key', namespaceKey)).orderBy(creationOrder),
   ])) as Row[][];
 
-  const variantsOf = groupBy(variants, 'flag_id');
-  const rulesOf = groupBy(rules, 'flag_id');
-  const ruleSegmentsOf = groupBy(ruleSegments, 'rule_id');
-  const distributionsOf = groupBy(distributions, 'rule_id');
-  const rolloutsOf = groupBy(rollouts, 'flag_id');
-  const rolloutSegmentsOf = groupBy(rolloutSegments, 'rollout_id');
-  const constraintsOf = groupBy(constraints, 'segment_id');
+  const variantsOf = groupBy(variants, 'flag_id', byRow);
+  const rulesOf = groupBy(rules, 'flag_id', byRow);
+  const ruleSegmentsOf = groupBy(ruleSegments, 'rule_id', byRow);
+  const distributionsOf = groupBy(distributions, 'rule_id', byRow);
+  const rolloutsOf = groupBy(rollouts, 'flag_id', byRow);
+  const rolloutSegmentsOf = groupBy(rolloutSegments, 'rollout_id', byRow);
+  const constraintsOf = groupBy(constraints, 'segment_id', byRow);
   const keys = (rows: Row[] | undefined) => (rows ?? []).map((r) => str(r.key));
 
   return {
@@ -119,6 +123,14 @@ export async function readNamespaceDocument(em: EntityManager, namespaceKey: str
       })),
     })),
   };
+}
+
+/** How many flags and segments the database holds, in all namespaces. */
+export async function flagStateCount(em: EntityManager): Promise<number> {
+  const knex = knexOf(em);
+  const [flags] = (await knex('flags').count({ n: '*' })) as Row[];
+  const [segments] = (await knex('segments').count({ n: '*' })) as Row[];
+  return num(flags.n) + num(segments.n);
 }
 
 /** The keys of all namespaces, in creation order. */

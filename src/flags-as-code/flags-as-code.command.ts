@@ -13,6 +13,7 @@ import type { FlagpoleConfig } from '../config/config.types';
 import { StorageModule } from '../storage/storage.module';
 import { buildInfo } from '../meta/build-info';
 import type { NamespaceDocument } from './document';
+import { mergeDocuments } from './document-merge';
 import { readDocuments } from './document-reader';
 import type { ImportSummary } from './document.repository';
 import { writeDocuments, type DocumentFormat } from './document-writer';
@@ -60,6 +61,11 @@ export async function runFlagsAsCodeCommand(argv: readonly string[], config: Fla
   if (args.values.help) {
     process.stdout.write(`${USAGE}\n`);
     return;
+  }
+  if (command === 'import' && !args.values.address && (config.storage.type !== 'database' || config.storage.readOnly)) {
+    // The database is then a mirror of files (or read-only by configuration): what is imported into it would be
+    // served, and never removed, behind the files' back.
+    throw new UsageError(`import writes to a database-backed Flagpole only; with storage.type ${config.storage.type}${config.storage.readOnly ? ' (read_only)' : ''} flag state is read-only: change the files instead`);
   }
   const store = args.values.address ? remoteStore(args.values.address, args.values.token ?? process.env.FLAGPOLE_TOKEN) : await localStore(config);
   try {
@@ -194,13 +200,11 @@ function remoteStore(address: string, token: string | undefined): Store {
     },
     async import(documents, options) {
       const summaries: ImportSummary[] = [];
-      const dropped = new Set<string>();
-      for (const doc of documents) {
-        const key = doc.namespace.key;
+      // One request per namespace, as the server writes one namespace in one transaction.
+      for (const [key, doc] of mergeDocuments(documents)) {
         const query = new URLSearchParams();
         if (options.skipExisting) query.set('skipExisting', 'true');
-        if (options.drop && !dropped.has(key)) query.set('drop', 'true');
-        dropped.add(key);
+        if (options.drop) query.set('drop', 'true');
         summaries.push(JSON.parse(await call('POST', `${ns(key)}/import?${query}`, writeDocuments([doc], 'json'))) as ImportSummary);
       }
       return summaries;

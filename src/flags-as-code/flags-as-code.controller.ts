@@ -3,12 +3,11 @@ import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProduces, ApiTags
 import type { FastifyReply } from 'fastify';
 import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
 import { RequestNamespace } from '../auth/request-namespace.decorator';
-import { ValidationError } from '../common/errors';
 import { TextBody } from '../common/json-body';
 import { Audited } from '../audit/audited.decorator';
 import { ExportQuery, ImportQuery, ImportResponse } from './flags-as-code.dto';
 import { FlagsAsCodeService } from './flags-as-code.service';
-import { writeDocuments, type DocumentFormat } from './document-writer';
+import type { DocumentFormat } from './document-writer';
 
 const MEDIA_TYPES: Record<DocumentFormat, string> = { yaml: 'application/yaml', json: 'application/json' };
 
@@ -27,9 +26,7 @@ export class FlagsAsCodeController {
   async export(
     @RequestNamespace() ns: string, @Query() query: ExportQuery, @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    const format = (query.format ?? 'yaml').toLowerCase();
-    if (format !== 'yaml' && format !== 'json') throw new ValidationError('format', 'must be yaml or json');
-    const text = writeDocuments(await this.service.exportDocuments([ns]), format, { sortByKey: query.sortByKey });
+    const { text, format } = await this.service.exportText(ns, query.format ?? 'yaml', query.sortByKey);
     reply.header('content-type', `${MEDIA_TYPES[format]}; charset=utf-8`);
     reply.header('content-disposition', `attachment; filename="${ns}.features.${format === 'yaml' ? 'yml' : 'json'}"`);
     return text;

@@ -5,10 +5,12 @@
  */
 import { Injectable } from '@nestjs/common';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { InvalidError, NotFoundError } from '../common/errors';
+import { InvalidError, NotFoundError, ValidationError } from '../common/errors';
 import { Database, wholeNamespace } from '../storage/database.service';
 import type { NamespaceDocument } from './document';
+import { mergeDocuments } from './document-merge';
 import { readDocuments, type ReadOptions } from './document-reader';
+import { writeDocuments, type DocumentFormat } from './document-writer';
 import { namespaceKeys, readNamespaceDocument, writeNamespaceDocument, type ImportOptions, type ImportSummary } from './document.repository';
 
 export interface ImportRequest extends ImportOptions, ReadOptions {
@@ -19,6 +21,13 @@ export interface ImportRequest extends ImportOptions, ReadOptions {
 @Injectable()
 export class FlagsAsCodeService {
   constructor(private readonly db: Database) {}
+
+  /** The namespace as a document's text (the export route). */
+  async exportText(namespace: string, format: string, sortByKey = false): Promise<{ text: string; format: DocumentFormat }> {
+    const f = format.toLowerCase();
+    if (f !== 'yaml' && f !== 'json') throw new ValidationError('format', 'must be yaml or json');
+    return { text: writeDocuments(await this.exportDocuments([namespace]), f, { sortByKey }), format: f };
+  }
 
   /** The namespaces as documents, in the order asked; all of them (in creation order) for 'all'. */
   exportDocuments(namespaces: readonly string[] | 'all'): Promise<NamespaceDocument[]> {
@@ -45,16 +54,15 @@ export class FlagsAsCodeService {
     return this.importDocuments(documents, request);
   }
 
-  /** In order, one transaction each. `drop` empties a namespace once, before its first document. */
+  /**
+   * Documents about one namespace are merged first (a key defined twice refuses them all), so that each namespace is
+   * written in one transaction: all of it or nothing. Namespaces in the order first named.
+   */
   async importDocuments(documents: readonly NamespaceDocument[], options: ImportOptions): Promise<ImportSummary[]> {
     const summaries: ImportSummary[] = [];
-    const dropped = new Set<string>();
-    for (const doc of documents) {
-      const key = doc.namespace.key;
-      const drop = options.drop === true && !dropped.has(key);
-      dropped.add(key);
+    for (const [key, doc] of mergeDocuments(documents)) {
       try {
-        summaries.push(await this.db.write(wholeNamespace(key), (em, locked) => writeNamespaceDocument(em, doc, locked, { ...options, drop })));
+        summaries.push(await this.db.write(wholeNamespace(key), (em, locked) => writeNamespaceDocument(em, doc, locked, options)));
       } catch (e) {
         // Another write created the same key (or namespace) between this import's checks and its inserts.
         if (e instanceof UniqueConstraintViolationException) {

@@ -9,15 +9,10 @@ import type { EntityManager as SqlEntityManager, Knex } from '@mikro-orm/knex';
 import { formatTimestamp } from '../common/timestamps';
 import { isValidKey } from '../common/validation';
 import { toDate } from './columns';
+import { bool, groupBy, num, readAll, str, type Row } from './rows';
 import type { NamespaceSource, SourceFlag, SourceRollout, SourceRule, SourceSegment } from '../core';
 import { FlagType, RolloutType } from '../wire';
 
-type Row = Record<string, unknown>;
-
-/** Drivers return booleans as true/1/'1', numbers sometimes as text; these read them all. */
-const bool = (v: unknown): boolean => v === true || v === 1 || v === '1';
-const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v));
-const str = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
 
 /** A namespace's version: its last write time (Database.write bumps state_modified_at). */
 export function versionOfRow(ns: Row): string {
@@ -174,17 +169,6 @@ export async function loadSegments(knex: Knex, namespaceKey: string, keys?: read
   }));
 }
 
-/**
- * Runs the queries side by side on the pool's connections, or one after the other in a transaction, which has one
- * connection (pg refuses queries queued on one client from version 9).
- */
-async function readAll(knex: Knex, queries: Knex.QueryBuilder[]): Promise<unknown[]> {
-  if (!(knex as Knex.Transaction).isTransaction) return Promise.all(queries);
-  const results: unknown[] = [];
-  for (const query of queries) results.push(await query);
-  return results;
-}
-
 interface Ordered {
   createdMs: number;
   key: string;
@@ -207,13 +191,3 @@ function toSourceRollout(segmentKeys: Map<string, string[]>) {
   };
 }
 
-function groupBy<T>(rows: Row[], key: string, map: (row: Row) => T): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const row of rows) {
-    const k = str(row[key]);
-    const list = out.get(k);
-    if (list) list.push(map(row));
-    else out.set(k, [map(row)]);
-  }
-  return out;
-}

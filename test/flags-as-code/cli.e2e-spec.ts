@@ -98,6 +98,15 @@ describe('flags as code: the export and import commands', () => {
     expect((await flagpole(['export', '--namespaces', 'broken'], env)).stderr.trim()).toBe('namespace "broken" not found');
   });
 
+  it('will not import into a database that mirrors files, or one configured read-only', async () => {
+    const settings: Array<Record<string, string>> = [{ FLAGPOLE_STORAGE_TYPE: 'local', FLAGPOLE_STORAGE_LOCAL_PATH: dir }, { FLAGPOLE_STORAGE_READ_ONLY: 'true' }];
+    for (const extra of settings) {
+      const run = await flagpole(['import', join(FIXTURES, 'v1.3.yml')], { ...env, ...extra });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('import writes to a database-backed Flagpole only');
+    }
+  });
+
   it('explains a wrong command line and exits 2', async () => {
     const run = await flagpole(['export', '--namespaces', 'a', '--all-namespaces'], env);
     expect(run.code).toBe(2);

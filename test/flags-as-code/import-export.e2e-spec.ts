@@ -319,6 +319,33 @@ segments:
     expect((await ctx.api.get(N('bomb'))).status).toBe(404);
   });
 
+  it('merges several documents about the namespace into one write: one transaction, one answer, one audit event', async () => {
+    const two = 'flags:\n- {key: m1, name: M1}\n---\nflags:\n- {key: m2, name: M2}\nsegments:\n- {key: ms, name: MS}\n';
+    expect(ok(await importDoc('merged', two))).toMatchObject({ namespaceCreated: true, flagsCreated: 2, segmentsCreated: 1 });
+    let events: any[] = [];
+    for (let i = 0; i < 50 && events.length === 0; i++) {
+      events = ok(await ctx.api.get('/api/v1/audit/events?namespaceKey=merged&type=namespace')).events;
+      if (events.length === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(events.map((e: any) => e.payload.import.flags_created)).toEqual([2]);
+
+    // A key in two documents refuses them all, naming both places, and with drop deletes nothing.
+    const clash = 'flags:\n- {key: m3, name: M3}\n---\nflags:\n- {key: m3, name: M3 again}\n';
+    const refused = await importDoc('merged', clash, '?drop=true');
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('request body: document 2, line 5, column 3, flags[0]: flag "merged/m3" is also defined at request body: line 2, column 3, flags[0]');
+    expect(ok(await ctx.api.get(`${N('merged')}/flags`)).flags.map((f: any) => f.key)).toEqual(['m1', 'm2']);
+  });
+
+  it('keeps explicit rule ranks, in any order', async () => {
+    const doc = 'flags:\n- key: ranked\n  name: Ranked\n  rules:\n  - {segment: a, rank: 2}\n  - {segment: b, rank: 1}\nsegments:\n- {key: a, name: A}\n- {key: b, name: B}\n';
+    ok(await importDoc('ranks', doc));
+    const rules = ok(await ctx.api.get(`${N('ranks')}/flags/ranked/rules`)).rules;
+    expect(rules.map((r: any) => [r.segmentKey, r.rank])).toEqual([['b', 1], ['a', 2]]);
+    // The export writes them in rank order (ranks are not written), so that the document reads back the same.
+    expect((await exportDoc('ranks')).text).toContain('  rules:\n  - segment: b\n  - segment: a\n');
+  });
+
   it('imports nothing from an empty body', async () => {
     expect(ok(await importDoc('default', ''))).toMatchObject({ namespaceKey: 'default', flagsCreated: 0 });
   });
