@@ -93,6 +93,19 @@ async function main() {
     console.log(`a one-line change, until the API shows it: median ${median(api)} ms (${api.join(', ')})`);
     console.log(`the same, until evaluations answer from the reloaded namespace: median ${median(evaluation)} ms (${evaluation.join(', ')})`);
     console.log(`RSS after ${ROUNDS} reloads: ${rssMiB(child.pid)} MiB`);
+    // A small namespace in a file of its own beside the big one: what a typical change costs.
+    const small = join(files, 'small.features.yml');
+    const smallDoc = (n) => `namespace: small\nflags:\n${Array.from({ length: 20 }, (_, i) => `- key: s${i}\n  name: ${i === 0 ? `Small ${n}` : `S${i}`}\n`).join('')}`;
+    writeFileSync(small, smallDoc(0));
+    await until(async () => (await fetch(`${url}/api/v1/namespaces/small/flags/s0`)).ok);
+    const picked = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const t0 = Date.now();
+      writeFileSync(small, smallDoc(round));
+      await until(async () => (await (await fetch(`${url}/api/v1/namespaces/small/flags/s0`)).json()).name === `Small ${round}`);
+      picked.push(Date.now() - t0);
+    }
+    console.log(`a change to a 20-flag file beside it, until the API shows it: median ${median(picked)} ms (${picked.join(', ')})`);
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.on('exit', r));
