@@ -156,7 +156,7 @@ async function localStore(config: FlagpoleConfig): Promise<Store> {
 }
 
 /**
- * A Flagpole over HTTP: its export route per namespace (read back as documents), and its import route per document
+ * A Flagpole over HTTP: its export route per namespace (read back as documents), and its import route per namespace
  * (one request, one transaction, each).
  */
 function remoteStore(address: string, token: string | undefined): Store {

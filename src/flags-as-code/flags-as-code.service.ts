@@ -1,7 +1,7 @@
 /**
  * Export and import of namespaces in Flipt's document format, for the HTTP routes and the CLI alike. An import
- * reads and checks every document before writing any; each document is then written in one transaction (all of
- * it or nothing), and instances reload the namespace afterwards.
+ * reads and checks every document before writing any, merges those about one namespace, and writes each namespace
+ * in one transaction (all of it or nothing); instances reload the namespace afterwards.
  */
 import { Injectable } from '@nestjs/common';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
