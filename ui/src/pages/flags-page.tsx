@@ -1,5 +1,5 @@
 /** A namespace's flags, a page at a time, with search and an on/off switch per flag (disabled when read-only). */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { flagChanges, flagPages, updateFlag } from '../api/flags';
 import { messageOf } from '../api/client';
 import type { Flag } from '../api/types';
@@ -21,6 +21,14 @@ export function FlagsPage({ ns }: { ns: string }) {
   const list = usePagedList<Flag>({ listKey: ns, fetchPage: flagPages(ns), pageSize, search, matches: matchesKeyNameDescription });
   const [toggleError, setToggleError] = useState<string>();
   const [pending, setPending] = useState<string>();
+  /**
+   * Switches just changed, shown at once: the list reloads after the change, and until it has, its items still say
+   * what the flag was. Forgotten whenever what the list shows changes.
+   */
+  const [switched, setSwitched] = useState<Record<string, boolean>>({});
+  // By content, not identity: a search's items are a new array on every render.
+  const listed = list.items.map((f) => `${f.key}=${f.enabled}`).join(',');
+  useEffect(() => setSwitched({}), [listed]);
   const notify = useNotify();
   const readOnly = Boolean(useReadOnly());
 
@@ -29,6 +37,7 @@ export function FlagsPage({ ns }: { ns: string }) {
     setToggleError(undefined);
     try {
       await updateFlag(ns, flag.key, { ...flagChanges(flag), enabled });
+      setSwitched((s) => ({ ...s, [flag.key]: enabled }));
       notify(`${flag.key} is ${enabled ? 'enabled' : 'disabled'}`);
       list.reload();
     } catch (e) {
@@ -67,7 +76,7 @@ export function FlagsPage({ ns }: { ns: string }) {
               <tr key={f.key}>
                 <td>
                   <Switch
-                    checked={f.enabled}
+                    checked={switched[f.key] ?? f.enabled}
                     label={`Enable ${f.key}`}
                     disabled={readOnly || pending === f.key}
                     describedBy={readOnly ? READ_ONLY_NOTICE_ID : undefined}
