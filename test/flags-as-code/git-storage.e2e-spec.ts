@@ -134,6 +134,27 @@ gitDescribe('declarative storage: git authentication and sub-directories', () =>
     }
   });
 
+  it('tracks a tag as it does a branch', async () => {
+    repo.tag('release');
+    const tagged = repo.commit({ 'prod/features.yml': 'namespace: prod\nflags:\n- key: p\n  name: After the tag\n' });
+    const server = await startGitServer(root);
+    try {
+      const fp = await startFlagpole({
+        FLAGPOLE_STORAGE_TYPE: 'git', FLAGPOLE_STORAGE_GIT_REPOSITORY: `${server.url}/flags.git`, FLAGPOLE_STORAGE_GIT_REF: 'release',
+        FLAGPOLE_STORAGE_GIT_DIRECTORY: 'prod',
+      });
+      try {
+        // The tag, not the branch's newer commit.
+        expect((await client(fp.url).get('/api/v1/namespaces/prod/flags/p')).body.name).toBe('P');
+        expect((await client(fp.url).get('/health')).body.storage.revision).not.toBe(tagged);
+      } finally {
+        await fp.close();
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
   it('will not serve a commit without the configured directory as "no flags"', async () => {
     const server = await startGitServer(root);
     try {

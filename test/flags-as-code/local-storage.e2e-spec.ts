@@ -4,7 +4,7 @@
  * refused while the last good state keeps serving and `/health` says why, namespaces appearing and disappearing with
  * their files, every write route answering Flipt's read-only error, and a database holding API-made flags refused.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dropDatabase, freshDatabaseUrl } from '../support/databases';
@@ -141,6 +141,35 @@ describe('declarative storage: refusals at start-up', () => {
       await dropDatabase(dbUrl);
       rmSync(dir, { recursive: true, force: true });
       rmSync(data, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('declarative storage: a Kubernetes ConfigMap volume', () => {
+  // What the kubelet makes of a ConfigMap: each file a link into `..data`, itself a link to a timestamped directory
+  // that an update replaces by swapping `..data` at once.
+  it('serves the files through the links, and an update that swaps the ..data link', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flagpole-configmap-'));
+    const version = (name: string, flagName: string) => {
+      mkdirSync(join(dir, name));
+      writeFileSync(join(dir, name, 'features.yml'), `namespace: cm\nflags:\n- key: f\n  name: ${flagName}\n`);
+    };
+    version('..2026_11_27_10_00_00.1', 'First');
+    symlinkSync('..2026_11_27_10_00_00.1', join(dir, '..data'));
+    symlinkSync('..data/features.yml', join(dir, 'features.yml'));
+    const fp = await startFlagpole({ FLAGPOLE_STORAGE_TYPE: 'local', FLAGPOLE_STORAGE_LOCAL_PATH: dir, FLAGPOLE_STORAGE_LOCAL_POLL_INTERVAL: '60s' });
+    try {
+      const api = client(fp.url);
+      expect((await api.get('/api/v1/namespaces/cm/flags/f')).body.name).toBe('First');
+      // The files are read once, through the link: the timestamped directory is not a second copy.
+      expect((await api.get('/health')).body.storage.files).toBe(1);
+      version('..2026_11_27_10_05_00.2', 'Second');
+      symlinkSync('..2026_11_27_10_05_00.2', join(dir, '..data_tmp'));
+      renameSync(join(dir, '..data_tmp'), join(dir, '..data'));
+      await within(10_000, async () => (await api.get('/api/v1/namespaces/cm/flags/f')).body.name === 'Second');
+    } finally {
+      await fp.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

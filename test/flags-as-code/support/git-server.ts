@@ -112,5 +112,10 @@ export function createRepository(root: string, name: string) {
       git(work, 'push', '--quiet', 'origin', 'HEAD:main');
       return git(work, 'rev-parse', 'HEAD');
     },
+    /** Tags the last commit (an annotated tag, as releases are) and pushes the tag (moving it if it exists). */
+    tag(name: string): void {
+      git(work, 'tag', '--force', '--annotate', '--message', name, name);
+      git(work, 'push', '--quiet', '--force', 'origin', `refs/tags/${name}`);
+    },
   };
 }
