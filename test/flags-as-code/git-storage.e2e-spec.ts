@@ -7,21 +7,13 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from '../ops/support/grpc-health-client';
 import { client, startFlagpole, type RunningFlagpole } from '../support/flagpole';
 import { createRepository, selfSignedCertificate, startGitServer, type GitServer } from './support/git-server';
 
 const FIXTURE = readFileSync(join(__dirname, 'fixtures', 'v1.4-complete.yml'), 'utf8');
 const POLL_MS = 500;
 const gitDescribe = existsSync('/usr/lib/git-core/git-http-backend') ? describe : describe.skip;
-
-async function within(ms: number, probe: () => Promise<boolean>): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    if (await probe()) return Date.now() - started;
-    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 gitDescribe('declarative storage: storage.type git', () => {
   let root: string;
@@ -68,14 +60,14 @@ gitDescribe('declarative storage: storage.type git', () => {
 
   it('serves a pushed change at the next poll', async () => {
     const pushed = repo.commit({ 'staging.features.yml': FIXTURE.replace('name: Checkout', 'name: Checkout v2') }, 'rename');
-    await within(POLL_MS * 20, async () => (await api.get('/api/v1/namespaces/staging/flags/checkout')).body.name === 'Checkout v2');
+    await eventually(async () => (await api.get('/api/v1/namespaces/staging/flags/checkout')).body.name === 'Checkout v2', POLL_MS * 20);
     expect((await api.get('/health')).body.storage.revision).toBe(pushed);
   });
 
   it('refuses a bad commit, keeps serving the last good one, and says why in /health', async () => {
     const good = (await api.get('/health')).body.storage.revision as string;
     repo.commit({ 'staging.features.yml': FIXTURE.replace('- variant: express\n      rollout: 100', '- variant: turbo\n      rollout: 100') }, 'bad');
-    await within(POLL_MS * 4, async () => Boolean((await api.get('/health')).body.storage?.error));
+    await eventually(async () => Boolean((await api.get('/health')).body.storage?.error), POLL_MS * 4);
     const health = (await api.get('/health')).body;
     expect(health.status).toBe('SERVING');
     expect(health.storage.revision).toBe(good);
@@ -83,7 +75,7 @@ gitDescribe('declarative storage: storage.type git', () => {
     expect((await api.get('/api/v1/namespaces/staging/flags/checkout')).body.name).toBe('Checkout v2');
 
     const fixed = repo.commit({ 'staging.features.yml': FIXTURE }, 'fix');
-    await within(POLL_MS * 4, async () => (await api.get('/health')).body.storage?.revision === fixed);
+    await eventually(async () => (await api.get('/health')).body.storage?.revision === fixed, POLL_MS * 4);
     expect((await api.get('/health')).body.storage.error).toBeUndefined();
     expect((await api.get('/api/v1/namespaces/staging/flags/checkout')).body.name).toBe('Checkout');
   });

@@ -9,14 +9,12 @@
  * people to look at; none of them may scroll sideways.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { APIResponse, Browser, Page, Route } from 'playwright-core';
 import { bearer, BOOTSTRAP, TOKEN_REQUIRED } from '../auth/support';
 import { buildNamespace } from '../evaluation/fixtures';
 import { client, RunningFlagpole, startFlagpole } from '../support/flagpole';
-import { browserDescribe, buildUiOnce, collectPageErrors, launchBrowser, signInWithToken } from './support/browser';
+import { browserDescribe, buildUiOnce, collectPageErrors, horizontalOverflow, launchBrowser, shotsAtEveryWidth, signInWithToken } from './support/browser';
 
 jest.setTimeout(90_000);
 
@@ -25,7 +23,6 @@ const SHOTS = process.env.FLAGPOLE_FIXES_SHOTS ?? '/tmp/shots-fixes';
 /** Compiles away: page functions run in the browser, and the test code has no DOM library (see support/browser). */
 interface InPage {
   document: {
-    documentElement: { scrollWidth: number; clientWidth: number };
     body: unknown;
     querySelector(s: string): { value: string } | null;
     querySelectorAll(s: string): Iterable<{ textContent: string | null }>;
@@ -43,29 +40,8 @@ browserDescribe('issue 21: four fixes of the web UI', () => {
   let page: Page;
   let errors: string[];
   const open = (hash: string) => page.goto(`${fp.url}/#${hash}`);
+  const shots = (p: Page, name: string) => shotsAtEveryWidth(p, SHOTS, name);
 
-  /** How far the page is wider than the window (0 = no sideways scrolling). */
-  const overflow = (p: Page) =>
-    p.evaluate(() => {
-      const root = (globalThis as unknown as InPage).document.documentElement;
-      return root.scrollWidth - root.clientWidth;
-    });
-
-  /** The view as it is, at desktop and phone widths in both themes: <name>-<width>-<theme>.png; never wider than the window. */
-  async function shots(p: Page, name: string) {
-    mkdirSync(SHOTS, { recursive: true });
-    for (const width of [1440, 390]) {
-      await p.setViewportSize({ width, height: width > 1000 ? 900 : 844 });
-      for (const theme of ['light', 'dark'] as const) {
-        await p.emulateMedia({ colorScheme: theme });
-        await p.locator(`html[data-theme="${theme}"]`).waitFor();
-        expect({ name, width, overflow: await overflow(p) }).toEqual({ name, width, overflow: 0 });
-        await p.screenshot({ path: join(SHOTS, `${name}-${width}-${theme}.png`), fullPage: true, animations: 'disabled', style: '.notices { display: none }' });
-      }
-    }
-    await p.setViewportSize({ width: 1440, height: 900 });
-    await p.emulateMedia({ colorScheme: 'light' });
-  }
 
   beforeAll(async () => {
     buildUiOnce();
@@ -255,7 +231,7 @@ browserDescribe('issue 21: four fixes of the web UI', () => {
 
       await login.setViewportSize({ width: 390, height: 844 });
       box = await card();
-      expect(await overflow(login)).toBe(0);
+      expect(await horizontalOverflow(login)).toBe(0);
       expect(box.x).toBeGreaterThanOrEqual(8);
       expect(box.x + box.width).toBeLessThanOrEqual(390 - 8);
       expect(Math.abs(box.x + box.width / 2 - 195)).toBeLessThanOrEqual(2);

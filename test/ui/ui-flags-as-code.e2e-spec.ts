@@ -4,48 +4,26 @@
  * the API's export byte for byte. Screenshots at 1440 and 390 px, light and dark, go to /tmp/shots-flags-as-code/
  * (FLAGPOLE_FAC_SHOTS); none may scroll sideways.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { bearer, BOOTSTRAP, TOKEN_REQUIRED } from '../auth/support';
 import { client, http, RunningFlagpole, startFlagpole } from '../support/flagpole';
-import { browserDescribe, buildUiOnce, collectPageErrors, launchBrowser, signInWithToken } from './support/browser';
+import { browserDescribe, buildUiOnce, collectPageErrors, launchBrowser, shotsAtEveryWidth, signInWithToken } from './support/browser';
 
 jest.setTimeout(90_000);
 
 const SHOTS = process.env.FLAGPOLE_FAC_SHOTS ?? '/tmp/shots-flags-as-code';
 const FIXTURE = join(__dirname, '..', 'flags-as-code', 'fixtures', 'v1.4-complete.yml');
 
-interface InPage {
-  document: { documentElement: { scrollWidth: number; clientWidth: number } };
-}
-
 browserDescribe('flags as code in the web UI: Export and Import', () => {
+  const shots = (name: string) => shotsAtEveryWidth(page, SHOTS, name);
   let fp: RunningFlagpole;
   let api: ReturnType<typeof client>;
   let browser: Browser;
   let page: Page;
   let errors: string[];
 
-  async function shots(name: string) {
-    mkdirSync(SHOTS, { recursive: true });
-    for (const width of [1440, 390]) {
-      await page.setViewportSize({ width, height: width > 1000 ? 900 : 844 });
-      for (const theme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: theme });
-        await page.locator(`html[data-theme="${theme}"]`).waitFor();
-        const overflow = await page.evaluate(() => {
-          const root = (globalThis as unknown as InPage).document.documentElement;
-          return root.scrollWidth - root.clientWidth;
-        });
-        // The shot first: when the view is too wide, it shows why.
-        await page.screenshot({ path: join(SHOTS, `${name}-${width}-${theme}.png`), fullPage: true, animations: 'disabled', style: '.notices { display: none }' });
-        expect({ name, width, overflow }).toEqual({ name, width, overflow: 0 });
-      }
-    }
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.emulateMedia({ colorScheme: 'light' });
-  }
 
   beforeAll(async () => {
     buildUiOnce();

@@ -6,12 +6,12 @@
  * `storage.read_only` the notice names that setting. Screenshots at 1440 and 390 px, light and dark, go to
  * /tmp/shots-read-only/ (FLAGPOLE_RO_SHOTS); none may scroll sideways.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { client, http, RunningFlagpole, startFlagpole } from '../support/flagpole';
-import { browserDescribe, buildUiOnce, collectPageErrors, launchBrowser } from './support/browser';
+import { browserDescribe, buildUiOnce, collectPageErrors, launchBrowser, shotsAtEveryWidth } from './support/browser';
 
 jest.setTimeout(120_000);
 
@@ -75,7 +75,6 @@ const WRITES = /^(New |Add |Edit|Delete|Import|Save|Move |Create|Enable )/;
 
 interface InPage {
   document: {
-    documentElement: { scrollWidth: number; clientWidth: number };
     getElementById(id: string): { textContent: string | null } | null;
   };
 }
@@ -84,6 +83,7 @@ browserDescribe('a read-only Flagpole in the web UI', () => {
   let browser: Browser;
   let page: Page;
   let errors: string[];
+  const shots = (name: string) => shotsAtEveryWidth(page, SHOTS, name);
 
   beforeAll(async () => {
     buildUiOnce();
@@ -130,25 +130,6 @@ browserDescribe('a read-only Flagpole in the web UI', () => {
     return out;
   }
 
-  async function shots(name: string) {
-    mkdirSync(SHOTS, { recursive: true });
-    for (const width of [1440, 390]) {
-      await page.setViewportSize({ width, height: width > 1000 ? 900 : 844 });
-      for (const theme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: theme });
-        await page.locator(`html[data-theme="${theme}"]`).waitFor();
-        const overflow = await page.evaluate(() => {
-          const root = (globalThis as unknown as InPage).document.documentElement;
-          return root.scrollWidth - root.clientWidth;
-        });
-        // The shot first: when the view is too wide, it shows why.
-        await page.screenshot({ path: join(SHOTS, `${name}-${width}-${theme}.png`), fullPage: true, animations: 'disabled', style: '.notices { display: none }' });
-        expect({ name, width, overflow }).toEqual({ name, width, overflow: 0 });
-      }
-    }
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.emulateMedia({ colorScheme: 'light' });
-  }
 
   describe('storage.type local: flags from files', () => {
     let dir: string;

@@ -61,6 +61,35 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage, animations: 'disabled', style: '.notices { display: none }' });
 }
 
+/** How far the page is wider than its window (0 = no sideways scrolling). */
+export function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+    return root.scrollWidth - root.clientWidth;
+  });
+}
+
+/**
+ * The view as it is at 1440 and 390 px, light and dark, saved as `<dir>/<name>-<width>-<theme>.png` for people to look
+ * at; fails when the view scrolls sideways (the shot is taken first, so that it shows why). Leaves the page at
+ * 1440 px, light.
+ */
+export async function shotsAtEveryWidth(page: Page, dir: string, name: string): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: width > 1000 ? 900 : 844 });
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      await page.locator(`html[data-theme="${theme}"]`).waitFor();
+      const overflow = await horizontalOverflow(page);
+      await page.screenshot({ path: join(dir, `${name}-${width}-${theme}.png`), fullPage: true, animations: 'disabled', style: '.notices { display: none }' });
+      expect({ name, width, overflow }).toEqual({ name, width, overflow: 0 });
+    }
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
 /** Fails the test on any error the page logs or throws (React warnings included), with the text. */
 export function collectPageErrors(page: Page): string[] {
   const errors: string[] = [];
