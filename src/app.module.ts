@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
+import { AuthorizationModule } from './authorization/authorization.module';
 import { CacheModule } from './cache/cache.module';
 import { RouteRegistry } from './common/route-registry';
 import { ConfigModule } from './config/config.module';
@@ -35,6 +36,7 @@ export class AppModule {
         CacheModule.forRoot(config),
         MetaModule,
         AuditModule,
+        AuthorizationModule,
         NamespacesModule,
         FlagsModule,
         SegmentsModule,

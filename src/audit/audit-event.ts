@@ -14,7 +14,7 @@ export type AuditType = (typeof AUDIT_TYPES)[number];
 export const AUDIT_ACTIONS = ['created', 'updated', 'deleted'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** `denied` arrives with authorization (issue 20); every event today is a committed change. */
+/** `success`: a committed change; `denied`: a write authorization refused (its payload: what the request named). */
 export type AuditStatus = 'success' | 'denied';
 
 /** Flipt's actor: string values only; `authentication` is the method (`none` without one). */
@@ -80,6 +80,8 @@ function methodName(method: Method): string {
   return (Method[method] ?? 'METHOD_NONE').replace(/^METHOD_/, '').toLowerCase();
 }
 
-export function auditEvent(type: AuditType, action: AuditAction, payload: Record<string, unknown>, actor: AuditActor, at = new Date()): AuditEvent {
-  return { version: AUDIT_VERSION, type, action, metadata: { actor }, payload, timestamp: at.toISOString(), status: 'success' };
+export function auditEvent(
+  type: AuditType, action: AuditAction, payload: Record<string, unknown>, actor: AuditActor, at = new Date(), status: AuditStatus = 'success',
+): AuditEvent {
+  return { version: AUDIT_VERSION, type, action, metadata: { actor }, payload, timestamp: at.toISOString(), status };
 }

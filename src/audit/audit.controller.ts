@@ -5,7 +5,7 @@
  */
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentAuthentication, Excludable, NamespaceScoped } from '../auth/auth.decorators';
+import { CurrentAuthentication, Excludable, NamespaceScoped, Needs } from '../auth/auth.decorators';
 import type { AuthenticationRecord } from '../auth/authentication.record';
 import { parseTimestamp } from '../auth/auth.dto';
 import { TOKEN_NAMESPACE } from '../auth/methods/token/token.metadata';
@@ -22,6 +22,7 @@ const MAX_LIMIT = 100;
 
 @Excludable('management')
 @NamespaceScoped()
+@Needs([{ resource: 'audit', action: 'read' }], 'ifNamed')
 @ApiTags('audit')
 @Controller('api/v1/audit')
 export class AuditController {

@@ -37,7 +37,8 @@ export class AuditRepository {
 
   /**
    * In one transaction of three statements whatever the batch's size: the latest stored event of each resource the
-   * batch names, then one insert. Each event's `before` is its resource's latest payload, this batch's included.
+   * batch names, then one insert. Each event's `before` is its resource's latest payload, this batch's included
+   * (denied events, which changed nothing, are never a `before`).
    */
   async append(batch: StoredEvent[]): Promise<void> {
     const digest = (resource: string) => createHash('sha256').update(resource).digest('hex');
@@ -45,7 +46,7 @@ export class AuditRepository {
     await this.db.write(null, async (em) => {
       const knex = (em.getTransactionContext<Knex.Transaction>() ?? (em as SqlEntityManager).getKnex()) as Knex;
       const previous = (await knex('audit_events').select('resource', 'event')
-        .whereIn('id', knex('audit_events').max('id').whereIn('resource', [...new Set(resources)]).groupBy('resource'))) as Array<{ resource: string; event: string }>;
+        .whereIn('id', knex('audit_events').max('id').whereIn('resource', [...new Set(resources)]).andWhere('status', 'success').groupBy('resource'))) as Array<{ resource: string; event: string }>;
       const latest = new Map<string, string | null>();
       for (const row of previous) {
         const last = JSON.parse(row.event) as AuditEvent;
@@ -70,7 +71,8 @@ export class AuditRepository {
           event: JSON.stringify(event),
           previousPayload: latest.get(resource) ?? null,
         };
-        latest.set(resource, event.action === 'deleted' ? null : JSON.stringify(event.payload));
+        // A denied request changed nothing: the next event's `before` is still the last committed state.
+        if (event.status === 'success') latest.set(resource, event.action === 'deleted' ? null : JSON.stringify(event.payload));
         return record;
       });
       await em.insertMany(AuditRecord, records);

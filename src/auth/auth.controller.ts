@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { EmptyResponse } from '../common/list.dto';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
-import { CurrentAuthentication, Public } from './auth.decorators';
+import { AnyCredential, CurrentAuthentication, Needs, Public } from './auth.decorators';
 import {
   AuthenticationListResponse, AuthenticationResponse, ExpireSelfQuery, ListTokensQuery, MethodListResponse,
 } from './auth.dto';
@@ -32,6 +32,7 @@ export class AuthController {
   }
 
   @Get('self')
+  @AnyCredential()
   @ApiOkResponse({ type: AuthenticationResponse })
   self(@CurrentAuthentication() authentication: AuthenticationRecord | undefined): AuthenticationJson {
     return this.auth.self(authentication);
@@ -39,6 +40,7 @@ export class AuthController {
 
   /** The browser session ends with it: both session cookies are cleared whatever the outcome. */
   @Put('self/expire')
+  @AnyCredential()
   @ApiOkResponse({ type: EmptyResponse })
   @Audited('token', 'updated', { payload: expiredSelfPayload })
   async expireSelf(
@@ -52,18 +54,21 @@ export class AuthController {
   }
 
   @Get('tokens')
+  @Needs([{ resource: 'authentication', action: 'read' }], 'none')
   @ApiOkResponse({ type: AuthenticationListResponse })
   list(@Query() query: ListTokensQuery): Promise<AuthenticationListResponse> {
     return this.auth.list(query);
   }
 
   @Get('tokens/:id')
+  @Needs([{ resource: 'authentication', action: 'read' }], 'none')
   @ApiOkResponse({ type: AuthenticationResponse })
   get(@Param('id') id: string): Promise<AuthenticationJson> {
     return this.auth.get(id);
   }
 
   @Delete('tokens/:id')
+  @Needs([{ resource: 'authentication', action: 'delete' }], 'none')
   @ApiOkResponse({ type: EmptyResponse })
   @Audited('token', 'deleted')
   async delete(@Param('id') id: string): Promise<EmptyResponse> {

@@ -4,6 +4,7 @@
  * `authentication.required`) and refuses namespaced tokens.
  */
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { Action, Resource } from '../authorization/policy';
 import type { FlagpoleConfig } from '../config/config.types';
 import type { AuthenticationRecord } from './authentication.record';
 import { declareRoute, type ExcludableGroup, type NamespaceSource } from './route-policy';
@@ -30,6 +31,25 @@ export const NamespaceScoped = (from: NamespaceSource = 'namespaceKey') => decla
 
 /** Overrides a controller-wide `@NamespaceScoped`: the route names no single namespace (listing namespaces). */
 export const Unscoped = () => declareRoute({ scope: null });
+
+/**
+ * Authorization (docs/authorization.md): the route acts on `resource` in the request's namespace, with the action of
+ * its HTTP method (GET read, POST create, PUT update, DELETE delete). On a controller, for each of its routes.
+ */
+export const OnResource = (resource: Resource) => declareRoute({ access: { needs: [{ resource }] } });
+
+/**
+ * Authorization: the route needs each of these permissions. `namespace`: where they apply — the request's namespace
+ * (`scope`, the default), the namespace only when the request names one (`ifNamed`), or none (`none`).
+ */
+export const Needs = (needs: Array<{ resource: Resource; action?: Action }>, namespace: 'scope' | 'ifNamed' | 'none' = 'scope') =>
+  declareRoute({ access: { needs, namespace } });
+
+/** Authorization: any authenticated credential may use the route (its own authentication, server facts). */
+export const AnyCredential = () => declareRoute({ access: 'any' });
+
+/** Authorization: the namespace list, cut to the namespaces the caller may read (`@ViewableNamespaces()`). */
+export const ListsViewableNamespaces = () => declareRoute({ access: 'viewable' });
 
 /** The request's property holding the authentication the guard found. */
 export const AUTHENTICATION = Symbol('flagpole:authentication');

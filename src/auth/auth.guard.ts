@@ -5,15 +5,21 @@
  * authentication at all then. Where a route requires an authentication:
  *   1. Passport tries the strategies in order: JWT (when enabled) first, then client tokens; the first that finds
  *      its credential decides, and one that refuses it ends the attempt;
- *   2. a namespaced static token must be used on a namespace-scoped route, in its namespace.
- * Every refusal is Flipt's 401 `request was not authenticated`. The authentication is usually worked out before the
+ *   2. a namespaced static token must be used on a namespace-scoped route, in its namespace;
+ *   3. with `authorization.required`, the credential's grant must allow what the route needs (its RouteAccess) in
+ *      the request's namespace (authorization/authorizer.service.ts); the grant is left on the request for routes
+ *      that cut their answer to it (the namespace list).
+ * Every refusal of 1 and 2 is Flipt's 401 `request was not authenticated`; of 3, Flipt's 403 `permission denied`,
+ * logged with who asked for what, and audited as `denied` on audited routes (Denials). The authentication is usually worked out before the
  * body is read (pre-body-authentication.ts, by `authenticate` below) and taken here; the evaluation fast path calls
  * `admit` itself.
  */
 import { ExecutionContext, Inject, Injectable, Logger, type CanActivate } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Passport } from 'passport';
-import { UnauthenticatedError } from '../common/errors';
+import { Authorizer } from '../authorization/authorizer.service';
+import { GRANT, type AuthorizedRequest } from '../authorization/request-grant';
+import { PermissionDeniedError, UnauthenticatedError } from '../common/errors';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
 import { Method } from './auth-method';
@@ -22,7 +28,8 @@ import { AUTHENTICATION, type AuthenticatedRequest } from './auth.decorators';
 import type { AuthenticationRecord } from './authentication.record';
 import { takeEarlyAuthentication, type Authentication } from './early-authentication';
 import { TOKEN_NAMESPACE } from './methods/token/token.metadata';
-import { requestNamespace } from './request-namespace';
+import { Denials } from './denials';
+import { namesNamespace, requestNamespace } from './request-namespace';
 import { policyOfRequest, type RoutePolicy } from './route-policy';
 import { clearRefusedSession } from './session-cookies';
 
@@ -31,6 +38,7 @@ const NO_RESPONSE = {};
 @Injectable()
 export class AuthGuard implements CanActivate {
   private readonly logger = new Logger('Authentication');
+  private readonly authzLogger = new Logger('Authorization');
   private readonly passport = new Passport();
   private readonly strategies: string[];
   private readonly tokensEnabled: boolean;
@@ -38,6 +46,8 @@ export class AuthGuard implements CanActivate {
   constructor(
     @Inject(CONFIG) private readonly config: FlagpoleConfig,
     @Inject(AUTH_STRATEGIES) strategies: NamedStrategy[],
+    private readonly authorizer: Authorizer,
+    private readonly denials: Denials,
   ) {
     for (const s of strategies) this.passport.use(s.name, s.strategy);
     this.strategies = strategies.map((s) => s.name);
@@ -50,8 +60,17 @@ export class AuthGuard implements CanActivate {
     const request = http.getRequest<FastifyRequest>();
     const policy = policyOfRequest(request, this.config);
     if (!policy.authenticate) return true;
-    const admitted = this.admit(request, http.getResponse<FastifyReply>(), policy);
-    return admitted ? admitted.then(() => true) : true;
+    try {
+      const admitted = this.admit(request, http.getResponse<FastifyReply>(), policy);
+      return admitted ? admitted.then(() => true, (e: unknown) => this.reportDenial(e, context)) : true;
+    } catch (e) {
+      return this.reportDenial(e, context);
+    }
+  }
+
+  private reportDenial(e: unknown, context: ExecutionContext): never {
+    if (e instanceof PermissionDeniedError) this.denials.report(context);
+    throw e;
   }
 
   /**
@@ -102,6 +121,31 @@ export class AuthGuard implements CanActivate {
       this.refused(e, request, reply);
     }
     (request as AuthenticatedRequest)[AUTHENTICATION] = a;
+    if (this.authorizer.enabled) this.authorize(a, request, policy);
+  }
+
+  /** Step 3: throws PermissionDeniedError unless the credential's grant allows what the route needs, here. */
+  private authorize(a: AuthenticationRecord, request: FastifyRequest, policy: RoutePolicy): void {
+    const access = policy.access;
+    if (access.kind === 'any') return;
+    const grant = this.authorizer.grantOf(a);
+    (request as AuthorizedRequest)[GRANT] = grant;
+    if (access.kind === 'viewable') return;
+    if (access.kind === 'undeclared') throw this.denial(a, request, 'a route that declares no permission', null);
+    let namespace: string | null = null;
+    if (access.namespace === 'scope' || (access.namespace === 'ifNamed' && namesNamespace(request))) {
+      namespace = policy.scope ? requestNamespace(request, policy.scope) : null;
+    }
+    for (const { action, resource } of access.needs) {
+      if (!grant.allows(action, resource, namespace)) throw this.denial(a, request, `${action} on ${resource}`, namespace, grant.roles);
+    }
+  }
+
+  private denial(a: AuthenticationRecord, request: FastifyRequest, what: string, namespace: string | null, roles: readonly string[] = []): PermissionDeniedError {
+    const where = namespace === null ? '' : ` in namespace ${JSON.stringify(namespace)}`;
+    const who = `${Method[a.method] ?? 'METHOD_NONE'}${a.id ? ` ${a.id}` : ''} (roles: ${roles.join(', ') || 'none'})`;
+    this.authzLogger.warn(`denied: ${request.method} ${request.url}: ${who} may not ${what}${where}`);
+    return new PermissionDeniedError();
   }
 
   private refused(e: unknown, request: FastifyRequest, reply: FastifyReply): never {

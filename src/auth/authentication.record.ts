@@ -10,6 +10,8 @@ export interface AuthenticationRecord {
   createdAt: Date | null;
   updatedAt: Date | null;
   metadata: Record<string, string>;
+  /** A JWT's verified claims, for authorization's bindings; never stored or shown. */
+  claims?: Readonly<Record<string, unknown>>;
 }
 
 export interface AuthenticationJson {

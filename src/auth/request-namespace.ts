@@ -42,6 +42,14 @@ function resolve(request: ScopedRequest, source: NamespaceSource): string | null
   }
 }
 
+/**
+ * Whether the request names its namespace itself (for routes where naming none means "every namespace", as the audit
+ * trail's list): a `namespaceKey` path parameter, or the field in the body or query where the route reads it.
+ */
+export function namesNamespace(request: ScopedRequest): boolean {
+  return field(request.params, 'namespaceKey') !== '' || field(messageOf(request), 'namespaceKey') !== '';
+}
+
 /** The headers OFREP clients name their namespace with: Flipt's, and Flagpole's own (decisions.md item 8). */
 export const NAMESPACE_HEADERS = ['x-flipt-namespace', 'x-flagpole-namespace'] as const;
 

@@ -7,6 +7,8 @@
  */
 import { PATH_METADATA } from '@nestjs/common/constants';
 import type { FastifyRequest, RouteOptions } from 'fastify';
+import type { Permission } from '../authorization/grant';
+import type { Action, Resource } from '../authorization/policy';
 import { addRouteConfig, routeConfigOf, type RouteConfig } from '../common/route-config';
 import type { FlagpoleConfig } from '../config/config.types';
 
@@ -30,7 +32,28 @@ export interface AuthDeclaration {
   group?: ExcludableGroup;
   /** null: names no single namespace (namespaced tokens are refused). */
   scope?: NamespaceSource | null;
+  access?: AccessDeclaration;
 }
+
+/**
+ * What `authorization.required` asks of the caller (docs/authorization.md):
+ * - `needs`: each permission, in the request's namespace (`scope`: where the route's scope reads it; `ifNamed`: only
+ *   when the request names one, else anywhere; `none`: resources outside namespaces). An action left out is the
+ *   HTTP method's: GET read, POST create, PUT and PATCH update, DELETE delete;
+ * - `any`: any authenticated credential (its own authentication, server facts);
+ * - `viewable`: the namespace list, cut to the namespaces the caller may read.
+ */
+export type AccessDeclaration =
+  | { needs: ReadonlyArray<{ resource: Resource; action?: Action }>; namespace?: 'scope' | 'ifNamed' | 'none' }
+  | 'any'
+  | 'viewable';
+
+/** A route's access, with its actions resolved; `undeclared` routes refuse everyone when authorization is on. */
+export type RouteAccess =
+  | { kind: 'needs'; needs: readonly Permission[]; namespace: 'scope' | 'ifNamed' | 'none' }
+  | { kind: 'any' }
+  | { kind: 'viewable' }
+  | { kind: 'undeclared' };
 
 /** What the route needs, for this configuration. */
 export interface RoutePolicy {
@@ -38,6 +61,8 @@ export interface RoutePolicy {
   readonly authenticate: boolean;
   /** Where namespaced tokens find the request's namespace; null: they may not use the route. */
   readonly scope: NamespaceSource | null;
+  /** What authorization asks (whether or not it is on: the route table is the same either way). */
+  readonly access: RouteAccess;
 }
 
 const DECLARATION = 'flagpole:auth';
@@ -65,13 +90,27 @@ function declare(method: Function, fields: AuthDeclaration, override: boolean): 
 }
 
 /** The policy for a declaration (every route without one: authentication required, no namespace scope). */
-export function resolvePolicy(declaration: AuthDeclaration, config: FlagpoleConfig): RoutePolicy {
+export function resolvePolicy(declaration: AuthDeclaration, config: FlagpoleConfig, method = 'GET'): RoutePolicy {
   const scope = declaration.scope ?? null;
-  if (!config.authentication.required) return { authenticate: false, scope };
+  const access = resolveAccess(declaration.access, method);
+  if (!config.authentication.required) return { authenticate: false, scope, access };
   const open = declaration.public;
-  if (open === true || (typeof open === 'function' && !open(config))) return { authenticate: false, scope };
+  if (open === true || (typeof open === 'function' && !open(config))) return { authenticate: false, scope, access };
   const group = declaration.group;
-  return { authenticate: !(group && config.authentication.exclude[group]), scope };
+  return { authenticate: !(group && config.authentication.exclude[group]), scope, access };
+}
+
+const ACTION_OF_METHOD: Record<string, Action> = { GET: 'read', HEAD: 'read', POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
+
+function resolveAccess(declared: AccessDeclaration | undefined, method: string): RouteAccess {
+  if (declared === undefined) return { kind: 'undeclared' };
+  if (declared === 'any' || declared === 'viewable') return { kind: declared };
+  const fallback = ACTION_OF_METHOD[method] ?? 'update';
+  return {
+    kind: 'needs',
+    needs: declared.needs.map((n) => ({ resource: n.resource, action: n.action ?? fallback })),
+    namespace: declared.namespace ?? 'scope',
+  };
 }
 
 /**
@@ -82,12 +121,13 @@ export function settleRoutePolicy(route: RouteOptions, config: FlagpoleConfig): 
   const routeConfig = route.config as RouteConfig | undefined;
   const declaration = routeConfig?.[DECLARATION] as AuthDeclaration | undefined;
   if (!declaration) return undefined;
-  const policy = resolvePolicy(declaration, config);
+  const method = Array.isArray(route.method) ? route.method[0] : route.method;
+  const policy = resolvePolicy(declaration, config, method);
   route.config = { ...routeConfig, [POLICY]: policy } as RouteOptions['config'];
   return policy;
 }
 
-const REQUIRED: RoutePolicy = { authenticate: true, scope: null };
+const REQUIRED: RoutePolicy = { authenticate: true, scope: null, access: { kind: 'undeclared' } };
 
 /**
  * The policy of the route the request matched. A route without one (declared outside Flagpole's decorators) gets
@@ -96,7 +136,7 @@ const REQUIRED: RoutePolicy = { authenticate: true, scope: null };
 export function policyOfRequest(request: FastifyRequest, config: FlagpoleConfig): RoutePolicy {
   const policy = settledPolicy(request);
   if (policy) return policy;
-  return config.authentication.required ? REQUIRED : { authenticate: false, scope: null };
+  return config.authentication.required ? REQUIRED : { authenticate: false, scope: null, access: { kind: 'undeclared' } };
 }
 
 /** Where the matched route names its namespace (null: it names none), whether or not it requires an authentication. */

@@ -155,17 +155,25 @@ describe('cross-field rules', () => {
       [expect.stringMatching(/^authentication\.methods\.oidc\.email_matches \(FLAGPOLE_AUTHENTICATION_METHODS_OIDC_EMAIL_MATCHES\): item is not a valid regular expression/) as unknown as string],
     ],
     [
-      'authorization is not supported (and would need authentication.required)',
+      'authorization needs authentication and a policy file',
       { FLAGPOLE_AUTHORIZATION_REQUIRED: 'true' },
       [
-        'authorization.required (FLAGPOLE_AUTHORIZATION_REQUIRED): authorization is not supported by Flagpole yet (OPA/Rego policies are out of scope), and it would also need authentication.required: true; set it to false',
+        'authorization.required (FLAGPOLE_AUTHORIZATION_REQUIRED): needs authentication.required: true (a policy applies to authenticated credentials)',
+        'authorization.local.policy.path (FLAGPOLE_AUTHORIZATION_LOCAL_POLICY_PATH): must name the policy file when authorization.required is true',
       ],
     ],
     [
-      'authorization is not supported even with authentication required',
-      { FLAGPOLE_AUTHORIZATION_REQUIRED: 'true', FLAGPOLE_AUTHENTICATION_REQUIRED: 'true' },
+      "authorization refuses OPA's bundles and Rego data",
+      {
+        FLAGPOLE_AUTHORIZATION_REQUIRED: 'true',
+        FLAGPOLE_AUTHENTICATION_REQUIRED: 'true',
+        FLAGPOLE_AUTHORIZATION_BACKEND: 'bundle',
+        FLAGPOLE_AUTHORIZATION_LOCAL_POLICY_PATH: '/etc/flagpole/policy.yml',
+        FLAGPOLE_AUTHORIZATION_LOCAL_DATA_PATH: '/etc/flagpole/data.json',
+      },
       [
-        'authorization.required (FLAGPOLE_AUTHORIZATION_REQUIRED): authorization is not supported by Flagpole yet (OPA/Rego policies are out of scope); set it to false',
+        'authorization.backend (FLAGPOLE_AUTHORIZATION_BACKEND): "bundle" (OPA bundles) is not supported: Flagpole reads its own policy file (backend "local"; docs/authorization.md)',
+        'authorization.local.data.path (FLAGPOLE_AUTHORIZATION_LOCAL_DATA_PATH): is Rego data, which Flagpole does not run: its policy file holds roles and bindings itself (docs/authorization.md)',
       ],
     ],
     [

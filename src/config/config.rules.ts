@@ -203,12 +203,16 @@ function hostOf(domain: string): string | undefined {
 }
 
 function checkAuthorization(config: FlagpoleConfig, ctx: RuleContext): void {
-  if (!config.authorization.required) return;
-  const alsoNeeds = config.authentication.required ? '' : ', and it would also need authentication.required: true';
-  ctx.issue(
-    ['authorization', 'required'],
-    `authorization is not supported by Flagpole yet (OPA/Rego policies are out of scope)${alsoNeeds}; set it to false`,
-  );
+  const authz = config.authorization;
+  if (!authz.required) return;
+  if (!config.authentication.required) ctx.issue(['authorization', 'required'], 'needs authentication.required: true (a policy applies to authenticated credentials)');
+  if (authz.backend === 'bundle' || authz.backend === 'object') {
+    ctx.issue(['authorization', 'backend'], `"${authz.backend}" (OPA bundles) is not supported: Flagpole reads its own policy file (backend "local"; docs/authorization.md)`);
+  }
+  if (authz.local.policy.path.trim() === '') ctx.issue(['authorization', 'local', 'policy', 'path'], 'must name the policy file when authorization.required is true');
+  if (authz.local.data.path.trim() !== '') {
+    ctx.issue(['authorization', 'local', 'data', 'path'], "is Rego data, which Flagpole does not run: its policy file holds roles and bindings itself (docs/authorization.md)");
+  }
 }
 
 function checkAudit(config: FlagpoleConfig, ctx: RuleContext): void {

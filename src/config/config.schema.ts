@@ -123,18 +123,16 @@ const audit: Schema<AuditConfig> = {
 };
 
 const authorization: Schema<AuthorizationConfig> = {
-  required: bool(false, 'Enforce OPA/Rego authorization. Flagpole refuses `true`: authorization is not supported yet.', {
-    inert: true,
-  }),
-  backend: oneOf(['', 'local', 'bundle', 'object'], '', 'Policy source (`local` when required and unset).', { inert: true }),
+  required: bool(false, "Enforce the policy file's roles and bindings on every authenticated route (needs `authentication.required`; docs/authorization.md)."),
+  backend: oneOf(['', 'local', 'bundle', 'object'], '', 'Policy source: `local` (the policy file; the default). `bundle` and `object` (OPA) are refused.'),
   local: section(
     {
       policy: section({
-        path: str('', 'Rego policy file.', { inert: true }),
-        pollInterval: duration('5m', 'How often the policy file is re-read.', { inert: true }),
+        path: str('', 'The policy file (YAML or JSON: roles, bindings, default_role); re-read when it changes.'),
+        pollInterval: duration('30s', 'How often the policy file is checked besides the file watcher (a backstop for file systems that send no events).', { min: 1 }),
       }),
       data: section({
-        path: str('', 'JSON data file for the policy.', { inert: true }),
+        path: str('', "Rego data file (Flipt's OPA policies). Refused: Flagpole's policy file holds its roles itself.", { inert: true }),
         pollInterval: duration('30s', 'How often the data file is re-read.', { inert: true }),
       }),
     },

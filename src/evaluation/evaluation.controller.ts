@@ -13,7 +13,7 @@ import type {
   BatchEvaluationResponse, BooleanEvaluationResponse, LegacyBatchEvaluationResponse, LegacyEvaluationResponse, VariantEvaluationResponse,
 } from './evaluation.schemas';
 import { EvaluationService } from './evaluation.service';
-import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
+import { Excludable, NamespaceScoped, Needs } from '../auth/auth.decorators';
 
 /**
  * What each `/evaluate/v1` route does with the body, the Nest handler and the fast one alike (common/fast-path.ts):
@@ -32,6 +32,7 @@ const EVALUATIONS = {
  */
 @Excludable('evaluation')
 @NamespaceScoped()
+@Needs([{ resource: 'namespace', action: 'read' }])
 @ApiTags('evaluation')
 @Controller()
 export class EvaluationController {

@@ -5,7 +5,7 @@ import { FastPath } from '../common/fast-path';
 import { wantsPretty } from '../common/http-compat';
 import { SnapshotCache } from './snapshot-cache.service';
 import { SnapshotDocumentCache } from './snapshot-document-cache';
-import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
+import { Excludable, NamespaceScoped, Needs } from '../auth/auth.decorators';
 import { ChangeStreams } from './change-streams.service';
 import { STREAM_DOC, STREAM_EXAMPLE } from './event-stream-text';
 
@@ -18,6 +18,7 @@ const VARY = ['Accept-Encoding', 'X-Flipt-Accept-Server-Version'];
  */
 @Excludable('evaluation')
 @NamespaceScoped('key')
+@Needs([{ resource: 'namespace', action: 'read' }])
 @ApiTags('evaluation')
 @Controller('internal/v1/evaluation/snapshot/namespace')
 export class SnapshotController {

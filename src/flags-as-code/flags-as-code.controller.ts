@@ -1,13 +1,16 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
+import { Excludable, NamespaceScoped, Needs } from '../auth/auth.decorators';
 import { RequestNamespace } from '../auth/request-namespace.decorator';
 import { TextBody } from '../common/json-body';
 import { Audited } from '../audit/audited.decorator';
 import { ExportQuery, ImportQuery, ImportResponse } from './flags-as-code.dto';
 import { FlagsAsCodeService } from './flags-as-code.service';
 import type { DocumentFormat } from './document-writer';
+
+/** An import may create, change and (with `drop`) delete flags and segments. */
+const IMPORT_NEEDS = (['flag', 'segment'] as const).flatMap((resource) => (['create', 'update', 'delete'] as const).map((action) => ({ resource, action })));
 
 const MEDIA_TYPES: Record<DocumentFormat, string> = { yaml: 'application/yaml', json: 'application/json' };
 
@@ -20,6 +23,7 @@ export class FlagsAsCodeController {
   constructor(private readonly service: FlagsAsCodeService) {}
 
   @Get('export')
+  @Needs([{ resource: 'flag', action: 'read' }, { resource: 'segment', action: 'read' }])
   @ApiOperation({ summary: 'The namespace as a Flipt-format document (version 1.4), as `flipt export` writes it' })
   @ApiProduces(MEDIA_TYPES.yaml, MEDIA_TYPES.json)
   @ApiOkResponse({ schema: { type: 'string' } })
@@ -34,6 +38,7 @@ export class FlagsAsCodeController {
 
   @HttpCode(200)
   @Post('import')
+  @Needs(IMPORT_NEEDS)
   @TextBody()
   @ApiOperation({
     summary: 'Import a Flipt-format document (versions 1.0 to 1.4, YAML or JSON) into the namespace',

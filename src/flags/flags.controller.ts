@@ -5,13 +5,14 @@ import { scoped } from '../common/routes';
 import { CreateFlagRequest, FlagListResponse, FlagResponse, UpdateFlagRequest, VariantRequest, VariantResponse } from './flag.dto';
 import { FlagsService } from './flags.service';
 import { VariantsService } from './variants.service';
-import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
+import { Excludable, NamespaceScoped, OnResource } from '../auth/auth.decorators';
 import { RequestNamespace } from '../auth/request-namespace.decorator';
 import { Audited } from '../audit/audited.decorator';
 
 
 @Excludable('management')
 @NamespaceScoped()
+@OnResource('flag')
 @ApiTags('flags')
 @Controller('api/v1')
 export class FlagsController {

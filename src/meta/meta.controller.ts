@@ -2,10 +2,11 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { ConfigView } from '../config/config.redact';
 import { MetaService, type MetaInfo } from './meta.service';
-import { Authenticated } from '../auth/auth.decorators';
+import { AnyCredential, Authenticated } from '../auth/auth.decorators';
 
 /** Not exempt from authentication, as in Flipt (facts §2.5, §7.1). */
 @Authenticated()
+@AnyCredential()
 @ApiTags('meta')
 @Controller('meta')
 export class MetaController {

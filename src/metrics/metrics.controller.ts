@@ -1,6 +1,6 @@
 import { Controller, Get, Header, StreamableFile } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { PublicUnless } from '../auth/auth.decorators';
+import { AnyCredential, PublicUnless } from '../auth/auth.decorators';
 import { MetricsRegistry } from './metrics.registry';
 
 /** The content type Flipt's `/metrics` answers with (Prometheus text format 0.0.4); its integration test checks it. */
@@ -11,6 +11,7 @@ const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
  * and variants, so `metrics.require_authentication` (with `authentication.required`) asks for a credential here too.
  */
 @PublicUnless((config) => config.metrics.requireAuthentication)
+@AnyCredential()
 @ApiTags('metrics')
 @Controller('metrics')
 export class MetricsController {

@@ -25,8 +25,21 @@ export class NamespaceRepository {
     return existing(await em.findOne(Namespace, { key }), key);
   }
 
-  list(em: EntityManager, page: Page): Promise<PagedList<Namespace>> {
-    return pagedList(em, Namespace, {}, page, CREATION_ORDER);
+  /**
+   * A page of namespaces, oldest first. With `viewable` (authorization's namespace filter) only those it lets through
+   * are listed, paged and counted: the keys are read first and filtered here (globs do not translate to SQL; the
+   * namespaces of one server number in the hundreds at most).
+   */
+  async list(em: EntityManager, page: Page, viewable?: (key: string) => boolean): Promise<PagedList<Namespace>> {
+    if (!viewable) return pagedList(em, Namespace, {}, page, CREATION_ORDER);
+    const keys = (await this.keys(em)).filter(viewable);
+    return pagedList(em, Namespace, { key: { $in: keys } }, page, CREATION_ORDER);
+  }
+
+  /** Every namespace's key, oldest first. */
+  async keys(em: EntityManager): Promise<string[]> {
+    const rows = await em.find(Namespace, {}, { fields: ['key'], orderBy: CREATION_ORDER.orderBy as never });
+    return rows.map((r) => r.key);
   }
 
   async delete(em: EntityManager, key: string): Promise<void> {

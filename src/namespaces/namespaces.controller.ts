@@ -5,11 +5,13 @@ import {
   CreateNamespaceRequest, DeleteNamespaceQuery, NamespaceListResponse, NamespaceResponse, UpdateNamespaceRequest,
 } from './namespace.dto';
 import { NamespacesService } from './namespaces.service';
-import { Excludable, NamespaceScoped, Unscoped } from '../auth/auth.decorators';
+import { Excludable, ListsViewableNamespaces, NamespaceScoped, OnResource, Unscoped } from '../auth/auth.decorators';
 import { Audited } from '../audit/audited.decorator';
+import { ViewableNamespaces, type NamespaceFilter } from '../authorization/request-grant';
 
 @Excludable('management')
 @NamespaceScoped('key')
+@OnResource('namespace')
 @ApiTags('namespaces')
 @Controller('api/v1/namespaces')
 export class NamespacesController {
@@ -17,9 +19,10 @@ export class NamespacesController {
 
   @Get()
   @Unscoped()
+  @ListsViewableNamespaces()
   @ApiOkResponse({ type: NamespaceListResponse })
-  list(@Query() query: ListQuery): Promise<NamespaceListResponse> {
-    return this.namespaces.list(query);
+  list(@Query() query: ListQuery, @ViewableNamespaces() viewable: NamespaceFilter): Promise<NamespaceListResponse> {
+    return this.namespaces.list(query, viewable);
   }
 
   @Get(':key')

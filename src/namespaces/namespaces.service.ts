@@ -19,14 +19,19 @@ export class NamespacesService {
     private readonly flags: FlagRepository,
   ) {}
 
+  keys(): Promise<string[]> {
+    return this.db.read((em) => this.namespaces.keys(em));
+  }
+
   get(key: string): Promise<NamespaceResponse> {
     return this.db.read(async (em) => toNamespaceResponse(await this.namespaces.get(em, key)));
   }
 
-  list(req: PageRequest): Promise<NamespaceListResponse> {
+  /** `viewable`: only the namespaces the caller may read (authorization), as Flipt's `viewable_namespaces`. */
+  list(req: PageRequest, viewable?: (key: string) => boolean): Promise<NamespaceListResponse> {
     const page = resolvePage(req);
     return this.db.read(async (em) => {
-      const { items, nextPageToken, totalCount } = await this.namespaces.list(em, page);
+      const { items, nextPageToken, totalCount } = await this.namespaces.list(em, page, viewable);
       return { namespaces: items.map(toNamespaceResponse), nextPageToken, totalCount };
     });
   }

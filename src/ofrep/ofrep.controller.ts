@@ -10,7 +10,7 @@ import {
 } from './ofrep.dto';
 import { parseOfrepBulkRequest, parseOfrepRequest, requireNamespace } from './ofrep-request';
 import { type BulkAnswer, OfrepService } from './ofrep.service';
-import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
+import { AnyCredential, Excludable, NamespaceScoped, Needs } from '../auth/auth.decorators';
 import { requestNamespace } from '../auth/request-namespace';
 import { ChangeStreams } from '../evaluation/change-streams.service';
 import { STREAM_DOC, STREAM_EXAMPLE } from '../evaluation/event-stream-text';
@@ -56,6 +56,7 @@ function sendOfrepError(reply: FastifyReply, error: ErrorReport): void {
  */
 @Excludable('ofrep')
 @NamespaceScoped('header')
+@Needs([{ resource: 'namespace', action: 'read' }])
 @ErrorFormat(sendOfrepError)
 @ApiTags('ofrep')
 @ApiExtraModels(OfrepEvaluationSuccess, OfrepEvaluationFailure)
@@ -138,6 +139,7 @@ export class OfrepController {
   }
 
   @Get('configuration')
+  @AnyCredential()
   @ApiOkResponse({ type: OfrepConfiguration, description: 'As Flipt serves it (no longer part of OFREP)' })
   configuration(): OfrepService['configuration'] {
     return this.ofrep.configuration;

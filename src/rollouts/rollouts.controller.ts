@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { EmptyResponse, ListQuery } from '../common/list.dto';
 import { OrderRolloutsRequest, RolloutListResponse, RolloutRequest, RolloutResponse } from './rollout.dto';
 import { RolloutsService } from './rollouts.service';
-import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
+import { Excludable, NamespaceScoped, OnResource } from '../auth/auth.decorators';
 import { Audited } from '../audit/audited.decorator';
 
 /**
@@ -13,6 +13,7 @@ import { Audited } from '../audit/audited.decorator';
  */
 @Excludable('management')
 @NamespaceScoped()
+@OnResource('flag')
 @ApiTags('rollouts')
 @Controller('api/v1/namespaces/:namespaceKey/flags/:flagKey/rollouts')
 export class RolloutsController {

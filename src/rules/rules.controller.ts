@@ -7,12 +7,13 @@ import {
   DeleteDistributionQuery, DistributionRequest, DistributionResponse, OrderRulesRequest, RuleListResponse, RuleRequest, RuleResponse,
 } from './rule.dto';
 import { RulesService } from './rules.service';
-import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
+import { Excludable, NamespaceScoped, OnResource } from '../auth/auth.decorators';
 import { RequestNamespace } from '../auth/request-namespace.decorator';
 import { Audited } from '../audit/audited.decorator';
 
 @Excludable('management')
 @NamespaceScoped()
+@OnResource('flag')
 @ApiTags('rules')
 @Controller('api/v1')
 export class RulesController {

@@ -5,12 +5,13 @@ import { scoped } from '../common/routes';
 import { ConstraintRequest, ConstraintResponse, SegmentListResponse, SegmentRequest, SegmentResponse } from './segment.dto';
 import { ConstraintsService } from './constraints.service';
 import { SegmentsService } from './segments.service';
-import { Excludable, NamespaceScoped } from '../auth/auth.decorators';
+import { Excludable, NamespaceScoped, OnResource } from '../auth/auth.decorators';
 import { RequestNamespace } from '../auth/request-namespace.decorator';
 import { Audited } from '../audit/audited.decorator';
 
 @Excludable('management')
 @NamespaceScoped()
+@OnResource('segment')
 @ApiTags('segments')
 @Controller('api/v1')
 export class SegmentsController {

@@ -67,7 +67,7 @@ export class JwtMethod implements AuthMethod, OnModuleInit {
     if (known && Date.now() < known.until) return known.authentication;
     return this.verify(jwt).then((payload) => {
       const authentication: AuthenticationRecord = {
-        id: '', method: Method.METHOD_JWT, expiresAt: null, createdAt: null, updatedAt: null, metadata: metadataOf(payload),
+        id: '', method: Method.METHOD_JWT, expiresAt: null, createdAt: null, updatedAt: null, metadata: metadataOf(payload), claims: payload,
       };
       this.remember(jwt, authentication, payload);
       return authentication;

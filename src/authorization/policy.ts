@@ -1,0 +1,217 @@
+/**
+ * Flagpole's authorization policy (docs/authorization.md): roles, each a list of permissions (actions on resources,
+ * limited to namespaces by name or glob), and bindings from credentials to roles. Read from YAML or JSON; every
+ * mistake is refused naming its place in the file. Pure: no Nest, no I/O.
+ */
+import picomatch from 'picomatch';
+import { parseDocument } from 'yaml';
+
+export const RESOURCES = ['namespace', 'flag', 'segment', 'authentication', 'audit'] as const;
+export type Resource = (typeof RESOURCES)[number];
+
+export const ACTIONS = ['create', 'read', 'update', 'delete'] as const;
+export type Action = (typeof ACTIONS)[number];
+
+/** One permission of a role: `actions` on `resources`, in `namespaces` (null: everywhere, and on what has none). */
+export interface PolicyRule {
+  resources: readonly Resource[];
+  actions: readonly Action[];
+  /** Names or globs; null when unlimited (omitted, or `*`). */
+  namespaces: readonly string[] | null;
+}
+
+/** Which credentials a binding gives its roles to: one method, and what that method's credential must show. */
+export type BindingMatch =
+  | { method: 'token'; metadata: Record<string, readonly string[]> }
+  | { method: 'oidc'; provider: string | null; claims: Record<string, readonly string[]>; emailDomains: readonly string[] }
+  | { method: 'github'; organization: string; teams: readonly string[] }
+  | { method: 'kubernetes'; namespace: string; serviceAccounts: readonly string[] }
+  | { method: 'jwt'; claims: Record<string, readonly string[]> };
+
+export interface PolicyBinding {
+  roles: readonly string[];
+  match: BindingMatch;
+}
+
+export interface Policy {
+  roles: ReadonlyMap<string, readonly PolicyRule[]>;
+  bindings: readonly PolicyBinding[];
+  /** The role of an authenticated credential that no binding matches; null: such a credential may do nothing. */
+  defaultRole: string | null;
+}
+
+export class PolicyError extends Error {}
+
+/** Parses a policy file's text (YAML, of which JSON is a part). `source` names it in messages. */
+export function parsePolicy(text: string, source = 'policy'): Policy {
+  const document = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  if (document.errors.length) throw new PolicyError(`${source}: not valid YAML or JSON: ${document.errors[0].message}`);
+  return readPolicy(document.toJS({ maxAliasCount: 100 }), source);
+}
+
+/** Checks and normalises a policy already read into plain values. */
+export function readPolicy(value: unknown, source = 'policy'): Policy {
+  const at = new Place(source);
+  const top = object(value, at);
+  allowOnly(top, ['version', 'roles', 'bindings', 'default_role'], at);
+  if (top.version !== undefined && String(top.version) !== '1') throw at.key('version').error('must be "1" (the only policy version)');
+  const rolesValue = object(top.roles ?? {}, at.key('roles'));
+  const roles = new Map<string, readonly PolicyRule[]>();
+  for (const [name, rules] of Object.entries(rolesValue)) {
+    const here = at.key('roles').key(name);
+    if (!/^[\w.:-]+$/.test(name)) throw here.error('a role name is letters, digits and . _ : -');
+    roles.set(name, list(rules, here).map((rule, i) => readRule(rule, here.index(i))));
+  }
+  const bindings = list(top.bindings ?? [], at.key('bindings')).map((b, i) => readBinding(b, at.key('bindings').index(i), roles));
+  let defaultRole: string | null = null;
+  if (top.default_role !== undefined && top.default_role !== null && top.default_role !== '') {
+    defaultRole = knownRole(top.default_role, at.key('default_role'), roles);
+  }
+  return { roles, bindings, defaultRole };
+}
+
+function readRule(value: unknown, at: Place): PolicyRule {
+  const rule = object(value, at);
+  allowOnly(rule, ['resources', 'actions', 'namespaces'], at);
+  const resources = names(rule.resources, at.key('resources'), RESOURCES, 'resource');
+  const actions = names(rule.actions, at.key('actions'), ACTIONS, 'action');
+  let namespaces: string[] | null = null;
+  if (rule.namespaces !== undefined) {
+    const patterns = strings(rule.namespaces, at.key('namespaces'));
+    patterns.forEach((p, i) => checkGlob(p, at.key('namespaces').index(i)));
+    namespaces = patterns.includes('*') ? null : patterns;
+  }
+  return { resources, actions, namespaces };
+}
+
+function readBinding(value: unknown, at: Place, roles: ReadonlyMap<string, unknown>): PolicyBinding {
+  const binding = object(value, at);
+  const methods = ['token', 'oidc', 'github', 'kubernetes', 'jwt'] as const;
+  allowOnly(binding, ['role', 'roles', ...methods], at);
+  if ((binding.role === undefined) === (binding.roles === undefined)) throw at.error('needs `role` or `roles` (one of them)');
+  const bound = binding.role !== undefined ? [knownRole(binding.role, at.key('role'), roles)] : strings(binding.roles, at.key('roles')).map((r, i) => knownRole(r, at.key('roles').index(i), roles));
+  const given = methods.filter((m) => binding[m] !== undefined);
+  if (given.length !== 1) throw at.error(`needs exactly one of ${methods.join(', ')} (what the credential must show)`);
+  const method = given[0];
+  const here = at.key(method);
+  const spec = object(binding[method], here);
+  switch (method) {
+    case 'token':
+      allowOnly(spec, ['metadata'], here);
+      return { roles: bound, match: { method, metadata: valueMap(spec.metadata, here.key('metadata'), true) } };
+    case 'oidc': {
+      allowOnly(spec, ['provider', 'claims', 'email_domain'], here);
+      const claims = valueMap(spec.claims ?? {}, here.key('claims'), false);
+      const emailDomains = spec.email_domain === undefined ? [] : strings(spec.email_domain, here.key('email_domain')).map((d) => d.toLowerCase());
+      if (!Object.keys(claims).length && !emailDomains.length) throw here.error('needs `claims` or `email_domain`');
+      const provider = spec.provider === undefined ? null : text(spec.provider, here.key('provider'));
+      return { roles: bound, match: { method, provider, claims, emailDomains } };
+    }
+    case 'github':
+      allowOnly(spec, ['organization', 'team'], here);
+      return {
+        roles: bound,
+        match: { method, organization: text(spec.organization, here.key('organization')), teams: spec.team === undefined ? [] : strings(spec.team, here.key('team')) },
+      };
+    case 'kubernetes':
+      allowOnly(spec, ['namespace', 'service_account'], here);
+      return {
+        roles: bound,
+        match: {
+          method,
+          namespace: text(spec.namespace, here.key('namespace')),
+          serviceAccounts: spec.service_account === undefined ? [] : strings(spec.service_account, here.key('service_account')),
+        },
+      };
+    case 'jwt':
+      allowOnly(spec, ['claims'], here);
+      return { roles: bound, match: { method, claims: valueMap(spec.claims, here.key('claims'), true) } };
+  }
+}
+
+// ---- reading helpers -------------------------------------------------------------------------------------------
+
+/** A place in the file, for messages: `policy.yml: roles.editor[0].actions`. */
+class Place {
+  constructor(
+    private readonly source: string,
+    private readonly path = '',
+  ) {}
+  key(k: string): Place {
+    return new Place(this.source, this.path ? `${this.path}.${k}` : k);
+  }
+  index(i: number): Place {
+    return new Place(this.source, `${this.path}[${i}]`);
+  }
+  error(message: string): PolicyError {
+    return new PolicyError(`${this.source}: ${this.path || 'the file'}: ${message}`);
+  }
+}
+
+function object(value: unknown, at: Place): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw at.error('must be a map');
+  return value as Record<string, unknown>;
+}
+
+function list(value: unknown, at: Place): unknown[] {
+  if (!Array.isArray(value)) throw at.error('must be a list');
+  return value;
+}
+
+function allowOnly(value: Record<string, unknown>, keys: readonly string[], at: Place): void {
+  for (const k of Object.keys(value)) if (!keys.includes(k)) throw at.key(k).error(`unknown field (expected ${keys.join(', ')})`);
+}
+
+function text(value: unknown, at: Place): string {
+  if (typeof value !== 'string' || value.trim() === '') throw at.error('must be a non-empty string');
+  return value.trim();
+}
+
+/** A string or a non-empty list of them. */
+function strings(value: unknown, at: Place): string[] {
+  if (typeof value === 'string') return [text(value, at)];
+  const items = list(value, at);
+  if (!items.length) throw at.error('must not be empty');
+  return items.map((v, i) => text(v, at.index(i)));
+}
+
+function names<T extends string>(value: unknown, at: Place, known: readonly T[], what: string): T[] {
+  if (value === undefined) throw at.error(`is required (${known.join(', ')} or *)`);
+  const given = strings(value, at);
+  if (given.includes('*')) return [...known];
+  given.forEach((g, i) => {
+    if (!(known as readonly string[]).includes(g)) throw at.index(i).error(`unknown ${what} ${JSON.stringify(g)} (${known.join(', ')} or *)`);
+  });
+  return [...new Set(given)] as T[];
+}
+
+/** A map of names to a value or a list of values (scalars are compared as their text). */
+function valueMap(value: unknown, at: Place, required: boolean): Record<string, readonly string[]> {
+  if (value === undefined && required) throw at.error('is required');
+  const map = object(value, at);
+  if (required && !Object.keys(map).length) throw at.error('must not be empty');
+  const out: Record<string, readonly string[]> = {};
+  for (const [k, v] of Object.entries(map)) {
+    const items = Array.isArray(v) ? v : [v];
+    if (!items.length) throw at.key(k).error('must not be empty');
+    out[k] = items.map((item, i) => {
+      if (typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean') return String(item);
+      throw at.key(k).index(i).error('must be a string, number or boolean');
+    });
+  }
+  return out;
+}
+
+function knownRole(value: unknown, at: Place, roles: ReadonlyMap<string, unknown>): string {
+  const name = text(value, at);
+  if (!roles.has(name)) throw at.error(`no role named ${JSON.stringify(name)} (roles: ${[...roles.keys()].join(', ') || 'none'})`);
+  return name;
+}
+
+function checkGlob(pattern: string, at: Place): void {
+  try {
+    picomatch.makeRe(pattern);
+  } catch (e) {
+    throw at.error(`not a valid glob: ${(e as Error).message}`);
+  }
+}
