@@ -11,6 +11,7 @@ import { runMigrateCommand } from './storage/migrate.command';
 import { COMMANDS, runFlagsAsCodeCommand, UsageError } from './flags-as-code/flags-as-code.command';
 import { DomainError } from './common/errors';
 import { runValidateCommand } from './declarative/validate.command';
+import { runPolicyCommand } from './authorization/policy.command';
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
   for (const w of warnings) logger.warn(w);
   if (argv[0] === 'migrate') return runMigrateCommand(config.db);
   if ((COMMANDS as readonly string[]).includes(argv[0])) return runFlagsAsCodeCommand(argv, config);
+  if (argv[0] === 'policy') return runPolicyCommand(argv.slice(1), config);
   if (argv[0] === 'validate') return runValidateCommand(argv.slice(1).filter((a, i, all) => !a.startsWith('--config') && all[i - 1] !== '--config'));
 
   const app = await createApp(config);
