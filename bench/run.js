@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm run bench`: Flagpole (built, SQLite, the seeded bench namespace) against a bare Fastify server answering the
-// same JSON, with the same autocannon settings, one after the other on this machine. Flagpole runs in three modes,
-// three processes side by side: authentication off; `authentication.required` with a static token (the bootstrap
-// token, `Authorization: Bearer`); and required with a JWT (RS256, a key pair made for the run, `Authorization: JWT`).
+// same JSON, with the same autocannon settings, one after the other on this machine. Flagpole runs in four modes,
+// four processes side by side: authentication off; `authentication.required` with a static token (the bootstrap
+// token, `Authorization: Bearer`); required with a JWT (RS256, a key pair made for the run, `Authorization: JWT`);
+// and a static token with `authorization.required` (an evaluation-only role's token; BENCH_AUTHZ=0 leaves it out).
 // The 50-flag batch and the OFREP cases are measured with authentication off only (what authentication adds is the
 // request's, which the boolean and variant rows measure). Prints req/s and latency for boolean, variant, a 50-flag
 // batch, OFREP's single evaluation (the variant flag) and bulk evaluation (the namespace's 100 flags for one context;
@@ -51,8 +52,30 @@ function waitForHealth(url, ms = 30000) {
 
 const BOOTSTRAP_TOKEN = 'bench-static-token-0123456789';
 
-/** The three modes: each a Flagpole process of its own, with the headers its requests carry. */
-async function authModes(dir) {
+/**
+ * With authorization on (`token+authz`): the bootstrap token seeds as an admin, then evaluations carry a token of an
+ * evaluation-only role limited to namespaces by name and glob, beside roles and bindings that do not match it — the
+ * path a production service's token takes through the policy.
+ */
+const BENCH_POLICY = `
+roles:
+  admin: [{ resources: "*", actions: "*" }]
+  evaluator: [{ resources: [namespace], actions: [read], namespaces: [bench, "team-*", "svc-*"] }]
+  viewer: [{ resources: [namespace, flag, segment], actions: [read] }]
+bindings:
+  - role: admin
+    token: { metadata: { io.flagpole.auth.token.name: initial_bootstrap_token } }
+  - role: viewer
+    oidc: { claims: { groups: viewers } }
+  - role: viewer
+    token: { metadata: { team: web } }
+`;
+
+/**
+ * The modes: each a Flagpole process of its own, with the headers its requests carry. `authorization` adds a fourth,
+ * `token+authz` (`evaluatorRole`: its evaluations use a token of that role, made after seeding).
+ */
+async function authModes(dir, { authorization = false } = {}) {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const keyFile = join(dir, 'jwt.pem');
   writeFileSync(keyFile, publicKey.export({ type: 'spki', format: 'pem' }));
@@ -62,19 +85,27 @@ async function authModes(dir) {
     .setExpirationTime('2h')
     .sign(privateKey);
   const required = { FLAGPOLE_AUTHENTICATION_REQUIRED: 'true' };
-  return [
+  const tokens = { ...required, FLAGPOLE_AUTHENTICATION_METHODS_TOKEN_ENABLED: 'true', FLAGPOLE_AUTHENTICATION_METHODS_TOKEN_BOOTSTRAP_TOKEN: BOOTSTRAP_TOKEN };
+  const modes = [
     { name: 'auth off', env: {}, headers: {} },
-    {
-      name: 'static token',
-      env: { ...required, FLAGPOLE_AUTHENTICATION_METHODS_TOKEN_ENABLED: 'true', FLAGPOLE_AUTHENTICATION_METHODS_TOKEN_BOOTSTRAP_TOKEN: BOOTSTRAP_TOKEN },
-      headers: { authorization: `Bearer ${BOOTSTRAP_TOKEN}` },
-    },
+    { name: 'static token', env: tokens, headers: { authorization: `Bearer ${BOOTSTRAP_TOKEN}` } },
     {
       name: 'JWT',
       env: { ...required, FLAGPOLE_AUTHENTICATION_METHODS_JWT_ENABLED: 'true', FLAGPOLE_AUTHENTICATION_METHODS_JWT_PUBLIC_KEY_FILE: keyFile },
       headers: { authorization: `JWT ${jwt}` },
     },
   ];
+  if (authorization) {
+    const policy = join(dir, 'policy.yml');
+    writeFileSync(policy, BENCH_POLICY);
+    modes.push({
+      name: 'token+authz',
+      env: { ...tokens, FLAGPOLE_AUTHORIZATION_REQUIRED: 'true', FLAGPOLE_AUTHORIZATION_LOCAL_POLICY_PATH: policy },
+      headers: { authorization: `Bearer ${BOOTSTRAP_TOKEN}` },
+      evaluatorRole: 'evaluator',
+    });
+  }
+  return modes;
 }
 
 function startFlagpole(dir, port, env) {
@@ -236,7 +267,8 @@ async function revalidating(url, c) {
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'flagpole-bench-'));
-  const modes = await authModes(dir);
+  // BENCH_AUTHZ=0 leaves out the authorization mode.
+  const modes = await authModes(dir, { authorization: process.env.BENCH_AUTHZ !== '0' });
   const barePort = 18090;
   const processes = modes.map((m, i) => ({ ...m, port: 18080 + 2 * i, child: startFlagpole(dir, 18080 + 2 * i, m.env) }));
   let bare = null;
@@ -247,6 +279,10 @@ async function main() {
       const url = `http://127.0.0.1:${p.port}`;
       await waitForHealth(`${url}/health`);
       await seed(url, 'bench', p.headers);
+      if (p.evaluatorRole) {
+        const made = await call(url, 'POST', '/auth/v1/method/token', { name: 'bench-evaluator', metadata: { 'io.flagpole.auth.role': p.evaluatorRole } }, p.headers);
+        p.headers = { authorization: `Bearer ${made.clientToken}` };
+      }
     }
     console.log(
       `seeded 100 flags, 10 segments in each of ${processes.length} Flagpole processes in ${Date.now() - t0} ms; ${cpus().length} cores, ` +

@@ -22,7 +22,8 @@ async function main(): Promise<void> {
   for (const w of warnings) logger.warn(w);
   if (argv[0] === 'migrate') return runMigrateCommand(config.db);
   if ((COMMANDS as readonly string[]).includes(argv[0])) return runFlagsAsCodeCommand(argv, config);
-  if (argv[0] === 'policy') return runPolicyCommand(argv.slice(1), config);
+  const policyFlag = (a: string) => a === '--policy' || a.startsWith('--policy=');
+  if (argv[0] === 'policy' || (argv[0] === 'validate' && argv.some(policyFlag))) return runPolicyCommand(argv.slice(1), config);
   if (argv[0] === 'validate') return runValidateCommand(argv.slice(1).filter((a, i, all) => !a.startsWith('--config') && all[i - 1] !== '--config'));
 
   const app = await createApp(config);

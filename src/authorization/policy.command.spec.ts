@@ -30,6 +30,11 @@ describe('flagpole policy', () => {
     ]);
   });
 
+  it('takes the file as --policy too (`flagpole validate --policy FILE`)', () => {
+    expect(run('--policy', EXAMPLE, '--method', 'token', '--metadata', 'io.flipt.auth.role=viewer')[1]).toBe('roles: viewer');
+    expect(() => run(EXAMPLE, '--policy', EXAMPLE)).toThrow(UsageError);
+  });
+
   it('reads OIDC claims and JWT claims from --claims', () => {
     expect(run(EXAMPLE, '--method', 'oidc', '--claims', '{"groups":["flag-admins"]}')[1]).toBe('roles: admin');
     expect(run(EXAMPLE, '--method', 'jwt', '--claims', '{"scope":"flags:team-edit"}').slice(1)).toEqual([

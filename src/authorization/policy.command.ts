@@ -1,5 +1,6 @@
 /**
- * `flagpole policy [FILE] [--method M] [--metadata KEY=VALUE …] [--claims JSON] [--namespace NS …]`: checks a policy
+ * `flagpole policy [FILE] [--method M] [--metadata KEY=VALUE …] [--claims JSON] [--namespace NS …]` (also
+ * `flagpole validate --policy FILE …`): checks a policy
  * file (default: `authorization.local.policy.path`) without a server, and with a credential described on the command
  * line prints the roles it would hold and what it could do — outside namespaces and in each `--namespace`. A problem
  * in the file is reported naming its place (exit 1); a bad command line exits 2.
@@ -30,6 +31,8 @@ export function runPolicyCommand(args: readonly string[], config: FlagpoleConfig
         metadata: { type: 'string', multiple: true },
         claims: { type: 'string' },
         namespace: { type: 'string', multiple: true },
+        // `flagpole validate --policy FILE …` is the same command.
+        policy: { type: 'string' },
         config: { type: 'string' },
       },
       allowPositionals: true,
@@ -39,8 +42,9 @@ export function runPolicyCommand(args: readonly string[], config: FlagpoleConfig
     throw new UsageError(`${(e as Error).message}\n${USAGE}`);
   }
   const { values, positionals } = parsed;
-  if (positionals.length > 1) throw new UsageError(`one policy file at most\n${USAGE}`);
-  const path = positionals[0] ?? config.authorization.local.policy.path;
+  const files = [...positionals, ...(values.policy !== undefined ? [values.policy] : [])];
+  if (files.length > 1) throw new UsageError(`one policy file at most\n${USAGE}`);
+  const path = files[0] ?? config.authorization.local.policy.path;
   if (!path) throw new UsageError(`name the policy file (or set authorization.local.policy.path)\n${USAGE}`);
   const policy = readPolicyFile(path);
   out(`${path}: no problem found: ${policy.roles.size} roles (${[...policy.roles.keys()].join(', ')}), ${policy.bindings.length} bindings, default role ${policy.defaultRole ?? 'none'}`);
