@@ -6,7 +6,7 @@
  */
 import { bearer } from '../auth/support';
 import { client, type RunningFlagpole } from '../support/flagpole';
-import { DENIED, startAuthorized, tokenWithRole } from './support';
+import { DENIED, policyFile, startAuthorized, tokenWithRole } from './support';
 
 jest.setTimeout(60_000);
 
@@ -81,7 +81,7 @@ describe('authorization with the example policy', () => {
     expect((await nobody.get('/auth/v1/tokens')).status).toBe(403);
   });
 
-  it('a token cannot be given more than its creator holds', async () => {
+  it('creating tokens needs create on authentication', async () => {
     const token = await tokenWithRole(fp.admin, 'production-editor');
     // Tokens are the admin's: an editor may not create any.
     const r = await as(token).post('/auth/v1/method/token', { name: 'x', metadata: { 'io.flagpole.auth.role': 'viewer' } });
@@ -111,5 +111,44 @@ describe('authorization with the example policy', () => {
     expect(events.find((e) => e.status === 'denied')).toMatchObject({ type: 'flag', action: 'deleted', payload: { key: 'f', namespace_key: 'staging' } });
     // The flag is still there.
     expect((await fp.admin.get('/api/v1/namespaces/staging/flags/f')).status).toBe(200);
+  });
+});
+
+describe('tokens cannot outgrant their creator', () => {
+  const POLICY = `
+roles:
+  admin: [{ resources: "*", actions: "*" }]
+  issuer:
+    - { resources: [authentication], actions: "*" }
+    - { resources: [namespace, flag], actions: [read], namespaces: ["team-*"] }
+  team-reader: [{ resources: [namespace, flag], actions: [read], namespaces: ["team-*"] }]
+  team-a-reader: [{ resources: [flag], actions: [read], namespaces: [team-a] }]
+  everywhere-reader: [{ resources: [flag], actions: [read] }]
+bindings:
+  - role: admin
+    token: { metadata: { io.flagpole.auth.token.name: initial_bootstrap_token } }
+`;
+  let fp: RunningFlagpole & { admin: ReturnType<typeof client> };
+  let issuer: ReturnType<typeof client>;
+  const make = (role: string, namespaceKey?: string) =>
+    issuer.post('/auth/v1/method/token', { name: `${role}-made`, metadata: { 'io.flagpole.auth.role': role }, ...(namespaceKey ? { namespaceKey } : {}) });
+
+  beforeAll(async () => {
+    fp = await startAuthorized(policyFile(POLICY));
+    issuer = client(fp.url, bearer(await tokenWithRole(fp.admin, 'issuer')));
+  });
+  afterAll(() => fp?.close());
+
+  it('gives roles within its own, and refuses more, naming why', async () => {
+    expect((await make('team-reader')).status).toBe(200);
+    expect((await make('team-a-reader')).status).toBe(200);
+    // A namespaced token is judged in its namespace: reading flags in team-b is within team-*.
+    expect((await make('everywhere-reader', 'team-b')).status).toBe(200);
+    for (const [role, ns] of [['admin', undefined], ['everywhere-reader', undefined], ['everywhere-reader', 'other']] as const) {
+      const r = await make(role, ns);
+      expect({ role, ns, status: r.status, body: r.body }).toEqual({
+        role, ns, status: 403, body: { code: 7, message: `permission denied: the token's roles (${role}) allow more than yours`, details: [] },
+      });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Authorizer } from '../../../authorization/authorizer.service';
 import { PermissionDeniedError } from '../../../common/errors';
 import { Method } from '../../auth-method';
@@ -10,6 +10,8 @@ import { TOKEN_DESCRIPTION, TOKEN_NAME, TOKEN_NAMESPACE } from './token.metadata
 
 @Injectable()
 export class TokenService {
+  private readonly logger = new Logger('Authorization');
+
   constructor(
     private readonly store: AuthenticationStore,
     private readonly authorizer: Authorizer,
@@ -34,7 +36,10 @@ export class TokenService {
     if (!this.authorizer.enabled) return;
     const granted = this.authorizer.grantOf({ method: Method.METHOD_TOKEN, metadata });
     const namespace = metadata[TOKEN_NAMESPACE]?.trim() || null;
-    if (this.authorizer.grantOf(creator).covers(granted, namespace)) return;
+    const held = this.authorizer.grantOf(creator);
+    if (held.covers(granted, namespace)) return;
+    const who = `${Method[creator.method] ?? 'METHOD_NONE'}${creator.id ? ` ${creator.id}` : ''} (roles: ${held.roles.join(', ') || 'none'})`;
+    this.logger.warn(`denied: ${who} may not create a token with roles ${granted.roles.join(', ') || 'none'}${namespace ? ` in namespace ${JSON.stringify(namespace)}` : ''}`);
     throw new PermissionDeniedError(`permission denied: the token's roles (${granted.roles.join(', ') || 'none'}) allow more than yours`);
   }
 }
