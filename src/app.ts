@@ -63,6 +63,9 @@ export async function createApp(config: FlagpoleConfig): Promise<NestFastifyAppl
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, routes), adapter, {
     bodyParser: false,
     logger: new NestLogger(rootLogger(config.log)),
+    // A provider that cannot start (an unreadable policy file) rejects here, for main.ts to report as a plain
+    // message and exit 1, rather than Nest exiting the process itself with a stack trace.
+    abortOnError: false,
   });
   // Also reached by Fastify's own errors (body parsing, body size): Nest routes its error handler through filters.
   app.useGlobalFilters(new ErrorFilter(routes));

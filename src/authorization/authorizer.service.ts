@@ -12,6 +12,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
+import { InvalidError } from '../common/errors';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
 import { HealthService } from '../health/health.service';
@@ -96,7 +97,12 @@ export class Authorizer implements OnModuleDestroy {
     } catch (e) {
       return this.refuse(`cannot read ${this.path}: ${(e as Error).message}`);
     }
-    if (text === this.loaded?.text) return true;
+    if (text === this.loaded?.text) {
+      // Back to the text in force (a bad edit undone): nothing to install, and nothing wrong any more.
+      if (this.lastError) this.logger.log(`policy file is again the one in force: ${this.path}`);
+      this.lastError = null;
+      return true;
+    }
     try {
       this.install({ policy: parsePolicy(text, this.path), text, at: new Date() }, false);
       return true;
@@ -122,9 +128,14 @@ export class Authorizer implements OnModuleDestroy {
     try {
       text = readFileSync(this.path, 'utf8');
     } catch (e) {
-      throw new Error(`authorization.local.policy.path: cannot read ${this.path}: ${(e as Error).message}`);
+      throw new InvalidError(`authorization.local.policy.path: cannot read ${this.path}: ${(e as Error).message}`);
     }
-    return { policy: parsePolicy(text, this.path), text, at: new Date() };
+    try {
+      return { policy: parsePolicy(text, this.path), text, at: new Date() };
+    } catch (e) {
+      // Reported by main.ts as a plain message naming the file and the place in it.
+      throw e instanceof PolicyError ? new InvalidError(`authorization.local.policy.path: ${e.message}`) : e;
+    }
   }
 
   private install(loaded: Loaded, first: boolean): void {

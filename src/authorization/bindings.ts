@@ -55,6 +55,8 @@ function matches(match: BindingMatch, c: CredentialFacts): boolean {
       const claims = jsonObject(c.metadata[`${PREFIX}.claims`]);
       if (!claimsMatch(match.claims, claims)) return false;
       if (!match.emailDomains.length) return true;
+      // An address the provider says it has not verified proves nothing about its domain.
+      if (claims.email_verified === false || c.metadata[`${PREFIX}.oidc.email_verified`] === 'false') return false;
       const email = typeof claims.email === 'string' ? claims.email : (c.metadata[`${PREFIX}.oidc.email`] ?? '');
       const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
       return email.includes('@') && match.emailDomains.includes(domain);
@@ -67,7 +69,7 @@ function matches(match: BindingMatch, c: CredentialFacts): boolean {
       if (!match.teams.length) return true;
       const teams = jsonObject(c.metadata[`${PREFIX}.github.teams`]);
       const entry = Object.entries(teams).find(([o]) => o.toLowerCase() === match.organization.toLowerCase())?.[1];
-      return Array.isArray(entry) && entry.some((slug) => match.teams.includes(String(slug)));
+      return Array.isArray(entry) && entry.some((slug) => match.teams.includes(String(slug).toLowerCase()));
     }
     case 'kubernetes':
       return (
@@ -80,11 +82,17 @@ function matches(match: BindingMatch, c: CredentialFacts): boolean {
   }
 }
 
-/** Every named claim has one of its values: a scalar claim equal to one, or a list claim holding one. */
+const SPACE_SEPARATED = new Set(['scope', 'scp']);
+
+/**
+ * Every named claim has one of its values: a scalar claim equal to one, or a list claim holding one (`scope` and
+ * `scp` are read as the space-separated lists they are).
+ */
 function claimsMatch(wanted: Record<string, readonly string[]>, claims: Readonly<Record<string, unknown>>): boolean {
   return Object.entries(wanted).every(([name, values]) => {
     const claim = claimAt(claims, name);
-    const held = Array.isArray(claim) ? claim : [claim];
+    // OAuth 2's `scope` (and Azure's `scp`) is one space-separated string of scopes.
+    const held = Array.isArray(claim) ? claim : SPACE_SEPARATED.has(name) && typeof claim === 'string' ? claim.split(' ').filter(Boolean) : [claim];
     return held.some((v) => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') && values.includes(String(v)));
   });
 }

@@ -50,6 +50,8 @@ export class Grant {
    */
   covers(other: Grant, namespace: string | null): boolean {
     for (const rule of other.rules) {
+      // A namespaced token's rules for other namespaces give it nothing.
+      if (namespace !== null && rule.namespaces !== null && !rule.namespaces.some((p) => picomatch.isMatch(namespace, p, { dot: true }))) continue;
       const places: Array<string | null | { glob: string }> = namespace !== null ? [namespace] : rule.namespaces === null ? [null] : rule.namespaces.map(asPlace);
       for (const resource of rule.resources) {
         for (const action of rule.actions) {

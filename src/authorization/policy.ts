@@ -4,7 +4,7 @@
  * mistake is refused naming its place in the file. Pure: no Nest, no I/O.
  */
 import picomatch from 'picomatch';
-import { parseDocument } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 
 export const RESOURCES = ['namespace', 'flag', 'segment', 'authentication', 'audit'] as const;
 export type Resource = (typeof RESOURCES)[number];
@@ -44,8 +44,13 @@ export class PolicyError extends Error {}
 
 /** Parses a policy file's text (YAML, of which JSON is a part). `source` names it in messages. */
 export function parsePolicy(text: string, source = 'policy'): Policy {
-  const document = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
-  if (document.errors.length) throw new PolicyError(`${source}: not valid YAML or JSON: ${document.errors[0].message}`);
+  const lines = new LineCounter();
+  const document = parseDocument(text, { prettyErrors: false, uniqueKeys: true, lineCounter: lines });
+  if (document.errors.length) {
+    const { message, pos } = document.errors[0];
+    const { line, col } = lines.linePos(pos[0]);
+    throw new PolicyError(`${source}: not valid YAML or JSON at line ${line}, column ${col}: ${message}`);
+  }
   return readPolicy(document.toJS({ maxAliasCount: 100 }), source);
 }
 
@@ -111,7 +116,12 @@ function readBinding(value: unknown, at: Place, roles: ReadonlyMap<string, unkno
       allowOnly(spec, ['organization', 'team'], here);
       return {
         roles: bound,
-        match: { method, organization: text(spec.organization, here.key('organization')), teams: spec.team === undefined ? [] : strings(spec.team, here.key('team')) },
+        match: {
+          method,
+          organization: text(spec.organization, here.key('organization')),
+          // GitHub's team slugs are lower-case.
+          teams: spec.team === undefined ? [] : strings(spec.team, here.key('team')).map((t) => t.toLowerCase()),
+        },
       };
     case 'kubernetes':
       allowOnly(spec, ['namespace', 'service_account'], here);
@@ -209,9 +219,12 @@ function knownRole(value: unknown, at: Place, roles: ReadonlyMap<string, unknown
 }
 
 function checkGlob(pattern: string, at: Place): void {
+  let re: RegExp;
   try {
-    picomatch.makeRe(pattern);
+    re = picomatch.makeRe(pattern, { strictBrackets: true });
   } catch (e) {
     throw at.error(`not a valid glob: ${(e as Error).message}`);
   }
+  // picomatch answers some broken globs (an unclosed `!(`) with a pattern that matches nothing.
+  if (re.source === '$^') throw at.error('not a valid glob: it can match no namespace');
 }
