@@ -26,12 +26,13 @@ import { SegmentsPage } from './pages/segments-page';
 import { TokensPage } from './pages/tokens-page';
 import { navigate, path, useRoute } from './routing/hash-router';
 import { ExistingNamespace } from './session/existing-namespace';
-import { lastNamespace } from './session/namespaces';
+import { useStartNamespace } from './session/namespaces';
 
 export function Routes() {
   const { segments } = useRoute();
+  const start = useStartNamespace();
   const [top, ns, section, key, ...rest] = segments;
-  if (segments.length === 0) return <Redirect to={path('namespaces', lastNamespace(), 'flags')} />;
+  if (segments.length === 0) return <Redirect to={path('namespaces', start, 'flags')} />;
   if (top === 'settings' && ns === 'tokens' && !section) return <TokensPage />;
   if (top !== 'namespaces' || rest.length > 0) return <NotFoundPage />;
   if (!ns) return <NamespacesPage />;

@@ -23,6 +23,14 @@ export class ApiError extends Error {
   }
 }
 
+/** gRPC's PermissionDenied, the code of Flipt's body when the authorization policy refuses a call. */
+export const PERMISSION_DENIED = 7;
+
+/** The call was refused by the authorization policy (not by CSRF protection, whose 403 has no code). */
+export function isPermissionDenied(e: unknown): boolean {
+  return e instanceof ApiError && e.status === 403 && e.code === PERMISSION_DENIED;
+}
+
 export type Query = Record<string, string | number | boolean | undefined>;
 
 export interface RequestOptions {
@@ -95,6 +103,14 @@ function errorOf(res: Response, text: string): ApiError {
     body = JSON.parse(text);
   } catch {
     // Not Flipt's JSON error body: a proxy's page or the cross-origin refusal's plain text.
+  }
+  // Authorization's refusal says only "permission denied": say whose rules refused, and what would help.
+  if (res.status === 403 && body?.code === PERMISSION_DENIED) {
+    return new ApiError(
+      'Permission denied: your role does not allow this (authorization policy). Ask an administrator if you need it.',
+      403,
+      PERMISSION_DENIED,
+    );
   }
   if (body && typeof body.message === 'string' && body.message) return new ApiError(body.message, res.status, body.code);
   // OFREP's error body: its code names the kind of failure for OpenFeature users, so it is kept beside the words.

@@ -2,7 +2,10 @@ import type { ReactNode } from 'react';
 import { EditDeleteButtons } from './row-actions';
 import { OrderButtons } from './order-buttons';
 
-/** One rule or rollout in rank order: its position, what it does, and move / edit / delete unless `locked` (read-only). */
+/**
+ * One rule or rollout in rank order: its position, what it does, and move / edit / delete, each only with its
+ * handler (none when read-only or not permitted).
+ */
 export function RankedItem({
   index,
   count,
@@ -11,18 +14,16 @@ export function RankedItem({
   moving,
   onEdit,
   onDelete,
-  locked,
   children,
 }: {
   index: number;
   count: number;
   /** "rule", "rollout": with the position, names the buttons ("Move rule 2 up"). */
   what: string;
-  onMove(from: number, to: number): void;
+  onMove?(from: number, to: number): void;
   moving: boolean;
-  onEdit(): void;
-  onDelete(): void;
-  locked?: boolean;
+  onEdit?(): void;
+  onDelete?(): void;
   children: ReactNode;
 }) {
   const name = `${what} ${index + 1}`;
@@ -32,9 +33,9 @@ export function RankedItem({
         {index + 1}
       </div>
       <div className="ranked-body">{children}</div>
-      {!locked && (
+      {(onMove || onEdit || onDelete) && (
         <div className="row-actions">
-          <OrderButtons index={index} count={count} what={name} onMove={onMove} disabled={moving} />
+          {onMove && <OrderButtons index={index} count={count} what={name} onMove={onMove} disabled={moving} />}
           <EditDeleteButtons what={name} onEdit={onEdit} onDelete={onDelete} />
         </div>
       )}

@@ -7,14 +7,19 @@ export function ActionsHeader() {
   );
 }
 
-/** Edit and Delete for one item, named after it for screen readers ("Edit variant control"). */
-export function EditDeleteButtons({ what, onEdit, onDelete }: { what: string; onEdit(): void; onDelete(): void }) {
+/**
+ * Edit and Delete for one item, named after it for screen readers ("Edit variant control"); either left out when
+ * its handler is (the caller may not do it).
+ */
+export function EditDeleteButtons({ what, onEdit, onDelete }: { what: string; onEdit?(): void; onDelete?(): void }) {
   return (
     <>
-      <button type="button" onClick={onEdit} aria-label={`Edit ${what}`}>
-        Edit
-      </button>
-      <DeleteButton what={what} onDelete={onDelete} />
+      {onEdit && (
+        <button type="button" onClick={onEdit} aria-label={`Edit ${what}`}>
+          Edit
+        </button>
+      )}
+      {onDelete && <DeleteButton what={what} onDelete={onDelete} />}
     </>
   );
 }

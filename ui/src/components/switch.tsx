@@ -5,6 +5,7 @@ export function Switch({
   label,
   disabled,
   describedBy,
+  title,
   showLabel = false,
 }: {
   checked: boolean;
@@ -13,6 +14,8 @@ export function Switch({
   disabled?: boolean;
   /** The id of what explains the switch, such as why it is disabled. */
   describedBy?: string;
+  /** The tooltip: why it is disabled, when no element says so. */
+  title?: string;
   showLabel?: boolean;
 }) {
   return (
@@ -22,6 +25,7 @@ export function Switch({
       aria-checked={checked}
       aria-label={showLabel ? undefined : label}
       aria-describedby={describedBy}
+      title={title}
       className="switch"
       disabled={disabled}
       onClick={() => onChange(!checked)}

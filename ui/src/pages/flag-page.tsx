@@ -15,7 +15,7 @@ import { currentView, detailsAndHistory, ViewTabs } from '../components/view-tab
 import { useLoad } from '../hooks/use-load';
 import { navigate, path, useRoute } from '../routing/hash-router';
 import { Link } from '../routing/link';
-import { useReadOnly } from '../session/read-only';
+import { useLoadError, useWriteLock } from '../session/permissions';
 import { FlagDetailsForm } from './flag/flag-details-form';
 import { RolloutsSection } from './flag/rollouts-section';
 import { RulesSection } from './flag/rules-section';
@@ -27,12 +27,13 @@ export function FlagPage({ ns, flagKey }: { ns: string; flagKey: string }) {
   const segments = useLoad((signal) => listAllSegments(ns, signal), [ns]);
   const [deleting, setDeleting] = useState(false);
   const notify = useNotify();
-  const ro = useReadOnly();
+  const deleteLock = useWriteLock('flag', 'delete', ns);
+  const loadError = useLoadError('flag', ns, flag.error);
   const views = detailsAndHistory(path('namespaces', ns, 'flags', flagKey));
   const view = currentView(useRoute().query, views);
 
   if (!flag.data) {
-    return <NotLoaded title={flagKey} what="flag" error={flag.error} back={<Link to={path('namespaces', ns, 'flags')}>Back to the flags</Link>} />;
+    return <NotLoaded title={flagKey} what="flag" error={loadError} back={<Link to={path('namespaces', ns, 'flags')}>Back to the flags</Link>} />;
   }
   const f = flag.data;
   const isBoolean = f.type === 'BOOLEAN_FLAG_TYPE';
@@ -53,7 +54,7 @@ export function FlagPage({ ns, flagKey }: { ns: string; flagKey: string }) {
             <Link to={`${path('namespaces', ns, 'console')}?flag=${encodeURIComponent(f.key)}`} className="button">
               Try in console
             </Link>
-            <button type="button" className="danger" onClick={() => setDeleting(true)} {...ro?.locked}>
+            <button type="button" className="danger" onClick={() => setDeleting(true)} {...deleteLock?.locked}>
               Delete flag
             </button>
           </>

@@ -1,4 +1,7 @@
-/** A namespace's flags, a page at a time, with search and an on/off switch per flag (disabled when read-only). */
+/**
+ * A namespace's flags, a page at a time, with search and an on/off switch per flag (disabled when read-only or the
+ * caller may not change flags here, with the reason).
+ */
 import { useEffect, useState } from 'react';
 import { flagChanges, flagPages, updateFlag } from '../api/flags';
 import { messageOf } from '../api/client';
@@ -13,7 +16,8 @@ import { formatDate } from '../lib/format';
 import { path } from '../routing/hash-router';
 import { Link } from '../routing/link';
 import { SearchBox } from '../components/search-box';
-import { READ_ONLY_NOTICE_ID, useReadOnly, WriteLink } from '../session/read-only';
+import { useLoadError, useWriteLock } from '../session/permissions';
+import { WriteLink } from '../session/read-only';
 
 export function FlagsPage({ ns }: { ns: string }) {
   const [search, setSearch] = useState('');
@@ -30,7 +34,9 @@ export function FlagsPage({ ns }: { ns: string }) {
   const listed = list.items.map((f) => `${f.key}=${f.enabled}`).join(',');
   useEffect(() => setSwitched({}), [listed]);
   const notify = useNotify();
-  const readOnly = Boolean(useReadOnly());
+  const createLock = useWriteLock('flag', 'create', ns);
+  const switchLock = useWriteLock('flag', 'update', ns);
+  const listError = useLoadError('flag', ns, list.error);
 
   const toggle = async (flag: Flag, enabled: boolean) => {
     setPending(flag.key);
@@ -53,13 +59,13 @@ export function FlagsPage({ ns }: { ns: string }) {
         title="Flags"
         subtitle={<>In namespace <strong>{ns}</strong></>}
         actions={
-          <WriteLink to={path('namespaces', ns, 'create', 'flag')} className="button primary">
+          <WriteLink to={path('namespaces', ns, 'create', 'flag')} className="button primary" lock={createLock}>
             New flag
           </WriteLink>
         }
       />
       <SearchBox label="Search flags" value={search} onChange={setSearch} placeholder="Key, name or description" />
-      <ErrorMessage error={list.error ?? toggleError} />
+      <ErrorMessage error={listError ?? toggleError} />
       <div className="table-wrap" aria-busy={list.loading}>
         <table className="list">
           <thead>
@@ -78,8 +84,9 @@ export function FlagsPage({ ns }: { ns: string }) {
                   <Switch
                     checked={switched[f.key] ?? f.enabled}
                     label={`Enable ${f.key}`}
-                    disabled={readOnly || pending === f.key}
-                    describedBy={readOnly ? READ_ONLY_NOTICE_ID : undefined}
+                    disabled={Boolean(switchLock) || pending === f.key}
+                    describedBy={switchLock?.locked['aria-describedby']}
+                    title={switchLock?.reason}
                     onChange={(on) => void toggle(f, on)}
                   />
                 </td>
@@ -104,7 +111,7 @@ export function FlagsPage({ ns }: { ns: string }) {
           <p className="empty">
             {search.trim()
               ? `No flag matches "${search.trim()}".`
-              : readOnly ? 'No flags in this namespace.' : 'No flags in this namespace yet. Create the first one with "New flag".'}
+              : createLock ? 'No flags in this namespace.' : 'No flags in this namespace yet. Create the first one with "New flag".'}
           </p>
         )}
       </div>

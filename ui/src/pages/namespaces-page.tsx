@@ -1,6 +1,7 @@
 /**
  * Namespaces: create, rename, describe, delete (not the protected one), export and import, and switch to one. When
- * read-only, only Export and switching remain.
+ * read-only, only Export and switching remain; under authorization, what the caller may not do is disabled with the
+ * reason (New namespace, Import…) or left out of the rows.
  */
 import { useState } from 'react';
 import { createNamespace, deleteNamespace, updateNamespace, type NamespaceInput } from '../api/namespaces';
@@ -18,7 +19,7 @@ import { useAction } from '../hooks/use-action';
 import { path } from '../routing/hash-router';
 import { Link } from '../routing/link';
 import { useCurrentNamespace, useNamespaces } from '../session/namespaces';
-import { useReadOnly } from '../session/read-only';
+import { useImportLocks, useLocks, useNamespaceCreateLock } from '../session/permissions';
 import { ExportButton } from './namespaces/export-button';
 import { describeImport, ImportDialog } from './namespaces/import-dialog';
 
@@ -30,7 +31,9 @@ export function NamespacesPage() {
   /** The namespace to import into; '' asks for its key (a new namespace). */
   const [importing, setImporting] = useState<string>();
   const notify = useNotify();
-  const ro = useReadOnly();
+  const locks = useLocks();
+  const importLocks = useImportLocks();
+  const createLock = useNamespaceCreateLock();
 
   return (
     <>
@@ -39,10 +42,10 @@ export function NamespacesPage() {
         subtitle="Separate sets of flags and segments, for example per environment or team."
         actions={
           <>
-            <button type="button" onClick={() => setImporting('')} {...ro?.locked}>
+            <button type="button" onClick={() => setImporting('')} {...importLocks()?.locked}>
               Import…
             </button>
-            <button type="button" className="primary" onClick={() => setEditing({})} {...ro?.locked}>
+            <button type="button" className="primary" onClick={() => setEditing({})} {...createLock?.locked}>
               New namespace
             </button>
           </>
@@ -73,17 +76,19 @@ export function NamespacesPage() {
               </td>
               <td className="description">{n.description}</td>
               <td className="row-actions">
-                {ro ? (
-                  <ExportButton namespace={n.key} />
-                ) : (
+                {!locks('namespace', 'update', n.key) && (
+                  <button type="button" onClick={() => setEditing({ namespace: n })} aria-label={`Edit namespace ${n.key}`}>
+                    Edit
+                  </button>
+                )}
+                {!locks('flag', 'read', n.key) && !locks('segment', 'read', n.key) && <ExportButton namespace={n.key} />}
+                {!importLocks(n.key) && (
+                  <button type="button" onClick={() => setImporting(n.key)} aria-label={`Import into namespace ${n.key}`}>
+                    Import
+                  </button>
+                )}
+                {!locks('namespace', 'delete', n.key) && (
                   <>
-                    <button type="button" onClick={() => setEditing({ namespace: n })} aria-label={`Edit namespace ${n.key}`}>
-                      Edit
-                    </button>
-                    <ExportButton namespace={n.key} />
-                    <button type="button" onClick={() => setImporting(n.key)} aria-label={`Import into namespace ${n.key}`}>
-                      Import
-                    </button>
                     <DeleteButton what={`namespace ${n.key}`} onDelete={() => setDeleting(n)} reasonId={n.protected ? `protected-${n.key}` : undefined} />
                     {n.protected && (
                       <span className="hint" id={`protected-${n.key}`}>
@@ -104,6 +109,7 @@ export function NamespacesPage() {
           onSaved={(n) => {
             notify(`Namespace ${n.key} ${editing.namespace ? 'saved' : 'created'}`);
             setEditing(undefined);
+            // A new namespace's permissions are asked for once it is listed (NamespacesProvider).
             namespaces.reload();
           }}
         />

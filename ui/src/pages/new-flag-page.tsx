@@ -11,7 +11,8 @@ import { useAction } from '../hooks/use-action';
 import { KeyNameFields, useKeyFromName } from '../components/key-name-fields';
 import { navigate, path } from '../routing/hash-router';
 import { Link } from '../routing/link';
-import { ReadOnlyRefusal, useReadOnly } from '../session/read-only';
+import { useWriteLock } from '../session/permissions';
+import { ReadOnlyRefusal } from '../session/read-only';
 
 export function NewFlagPage({ ns }: { ns: string }) {
   const names = useKeyFromName();
@@ -19,7 +20,7 @@ export function NewFlagPage({ ns }: { ns: string }) {
   const [type, setType] = useState<FlagType>('VARIANT_FLAG_TYPE');
   const [enabled, setEnabled] = useState(false);
   const notify = useNotify();
-  const readOnly = Boolean(useReadOnly());
+  const lock = useWriteLock('flag', 'create', ns);
   const save = useAction(async () => {
     const flag = await createFlag(ns, { key: names.keyValue, name: names.name, description, type, enabled });
     notify(`Flag ${flag.key} created`);
@@ -31,11 +32,11 @@ export function NewFlagPage({ ns }: { ns: string }) {
   };
 
   // An address typed or bookmarked: the API would refuse the form, so say why before anything is typed.
-  if (readOnly) {
+  if (lock) {
     return (
       <>
         <PageHeader title="New flag" subtitle={<>In namespace <strong>{ns}</strong></>} />
-        <ReadOnlyRefusal what="Flags" back={<Link to={path('namespaces', ns, 'flags')}>Back to the flags</Link>} />
+        <ReadOnlyRefusal what="Flags" lock={lock} back={<Link to={path('namespaces', ns, 'flags')}>Back to the flags</Link>} />
       </>
     );
   }

@@ -10,7 +10,8 @@ import { PageHeader } from '../components/page-header';
 import { useAction } from '../hooks/use-action';
 import { navigate, path } from '../routing/hash-router';
 import { Link } from '../routing/link';
-import { ReadOnlyRefusal, useReadOnly } from '../session/read-only';
+import { useWriteLock } from '../session/permissions';
+import { ReadOnlyRefusal } from '../session/read-only';
 import { MatchTypeField } from './segment/match-type-field';
 
 export function NewSegmentPage({ ns }: { ns: string }) {
@@ -18,7 +19,7 @@ export function NewSegmentPage({ ns }: { ns: string }) {
   const [description, setDescription] = useState('');
   const [matchType, setMatchType] = useState<MatchType>('ALL_MATCH_TYPE');
   const notify = useNotify();
-  const readOnly = Boolean(useReadOnly());
+  const lock = useWriteLock('segment', 'create', ns);
   const save = useAction(async () => {
     const segment = await createSegment(ns, { key: names.keyValue, name: names.name, description, matchType });
     notify(`Segment ${segment.key} created`);
@@ -29,11 +30,11 @@ export function NewSegmentPage({ ns }: { ns: string }) {
     void save.run();
   };
   // An address typed or bookmarked: the API would refuse the form, so say why before anything is typed.
-  if (readOnly) {
+  if (lock) {
     return (
       <>
         <PageHeader title="New segment" subtitle={<>In namespace <strong>{ns}</strong></>} />
-        <ReadOnlyRefusal what="Segments" back={<Link to={path('namespaces', ns, 'segments')}>Back to the segments</Link>} />
+        <ReadOnlyRefusal what="Segments" lock={lock} back={<Link to={path('namespaces', ns, 'segments')}>Back to the segments</Link>} />
       </>
     );
   }

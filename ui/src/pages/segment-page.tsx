@@ -1,6 +1,6 @@
 /**
  * One segment: its details and its constraints; the History view, the audit trail's changes to both. When read-only,
- * the same page shows them without letting them change.
+ * or the caller may not change segments here, the same page shows them without letting them change.
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { deleteConstraint, deleteSegment, getSegment, updateSegment, type SegmentInput } from '../api/segments';
@@ -18,7 +18,7 @@ import { useLoad } from '../hooks/use-load';
 import { displayValue, operatorLabel, typeLabel } from '../lib/constraints';
 import { navigate, path, useRoute } from '../routing/hash-router';
 import { Link } from '../routing/link';
-import { READ_ONLY_NOTICE_ID, useReadOnly } from '../session/read-only';
+import { useLoadError, useLockNote, useLocks, useWriteLock } from '../session/permissions';
 import { HistorySection } from './history/history-section';
 import { ConstraintForm } from './segment/constraint-form';
 import { MatchTypeField } from './segment/match-type-field';
@@ -27,13 +27,14 @@ export function SegmentPage({ ns, segmentKey }: { ns: string; segmentKey: string
   const segment = useLoad((signal) => getSegment(ns, segmentKey, signal), [ns, segmentKey]);
   const [deleting, setDeleting] = useState(false);
   const notify = useNotify();
-  const ro = useReadOnly();
+  const deleteLock = useWriteLock('segment', 'delete', ns);
+  const loadError = useLoadError('segment', ns, segment.error);
   const views = detailsAndHistory(path('namespaces', ns, 'segments', segmentKey));
   const view = currentView(useRoute().query, views);
 
   if (!segment.data) {
     const back = <Link to={path('namespaces', ns, 'segments')}>Back to the segments</Link>;
-    return <NotLoaded title={segmentKey} what="segment" error={segment.error} back={back} />;
+    return <NotLoaded title={segmentKey} what="segment" error={loadError} back={back} />;
   }
   const s = segment.data;
   return (
@@ -45,7 +46,7 @@ export function SegmentPage({ ns, segmentKey }: { ns: string; segmentKey: string
         title={s.name}
         subtitle={<span className="key">{s.key}</span>}
         actions={
-          <button type="button" className="danger" onClick={() => setDeleting(true)} {...ro?.locked}>
+          <button type="button" className="danger" onClick={() => setDeleting(true)} {...deleteLock?.locked}>
             Delete segment
           </button>
         }
@@ -87,7 +88,7 @@ function SegmentDetails({ ns, segment, onSaved }: { ns: string; segment: Segment
   const [draft, setDraft] = useState<SegmentInput>(() => fromSegment(segment));
   useEffect(() => setDraft(fromSegment(segment)), [segment]);
   const notify = useNotify();
-  const locked = useReadOnly() ? READ_ONLY_NOTICE_ID : undefined;
+  const { describedBy: locked, note } = useLockNote(useWriteLock('segment', 'update', ns));
   const save = useAction(async () => {
     onSaved(await updateSegment(ns, draft));
     notify(`Segment ${segment.key} saved`);
@@ -99,6 +100,7 @@ function SegmentDetails({ ns, segment, onSaved }: { ns: string; segment: Segment
   return (
     <section className="card" aria-labelledby="segment-details">
       <h2 id="segment-details">Details</h2>
+      {note}
       <form className="form" onSubmit={submit}>
         <Field label="Name" describedBy={locked}>
           {(p) => <input {...p} readOnly={Boolean(locked)} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />}
@@ -126,12 +128,15 @@ function ConstraintsSection({ ns, segment, onChanged }: { ns: string; segment: S
   const [editing, setEditing] = useState<{ constraint?: Constraint }>();
   const [deleting, setDeleting] = useState<Constraint>();
   const notify = useNotify();
-  const ro = useReadOnly();
+  const locks = useLocks();
+  const addLock = locks('segment', 'create', ns);
+  const canEdit = !locks('segment', 'update', ns);
+  const canDelete = !locks('segment', 'delete', ns);
   return (
     <section className="card" aria-labelledby="constraints-heading">
       <div className="section-header">
         <h2 id="constraints-heading">Constraints</h2>
-        <button type="button" onClick={() => setEditing({})} {...ro?.locked}>
+        <button type="button" onClick={() => setEditing({})} {...addLock?.locked}>
           Add constraint
         </button>
       </div>
@@ -146,7 +151,7 @@ function ConstraintsSection({ ns, segment, onChanged }: { ns: string; segment: S
                 <th scope="col">Type</th>
                 <th scope="col">Condition</th>
                 <th scope="col">Description</th>
-                {!ro && <ActionsHeader />}
+                {(canEdit || canDelete) && <ActionsHeader />}
               </tr>
             </thead>
             <tbody>
@@ -158,9 +163,13 @@ function ConstraintsSection({ ns, segment, onChanged }: { ns: string; segment: S
                     {operatorLabel(c.type, c.operator)} <code>{displayValue(c.type, c.operator, c.value)}</code>
                   </td>
                   <td className="description">{c.description}</td>
-                  {!ro && (
+                  {(canEdit || canDelete) && (
                     <td className="row-actions">
-                      <EditDeleteButtons what={`constraint on ${c.property}`} onEdit={() => setEditing({ constraint: c })} onDelete={() => setDeleting(c)} />
+                      <EditDeleteButtons
+                        what={`constraint on ${c.property}`}
+                        onEdit={canEdit ? () => setEditing({ constraint: c }) : undefined}
+                        onDelete={canDelete ? () => setDeleting(c) : undefined}
+                      />
                     </td>
                   )}
                 </tr>

@@ -10,12 +10,15 @@ import { matchesKeyNameDescription, usePagedList } from '../hooks/use-paged-list
 import { formatDate } from '../lib/format';
 import { path } from '../routing/hash-router';
 import { Link } from '../routing/link';
+import { useLoadError, useWriteLock } from '../session/permissions';
 import { WriteLink } from '../session/read-only';
 
 export function SegmentsPage({ ns }: { ns: string }) {
   const [search, setSearch] = useState('');
   const [pageSize, setPageSize] = useState(25);
+  const createLock = useWriteLock('segment', 'create', ns);
   const list = usePagedList<Segment>({ listKey: ns, fetchPage: segmentPages(ns), pageSize, search, matches: matchesKeyNameDescription });
+  const listError = useLoadError('segment', ns, list.error);
 
   return (
     <>
@@ -23,13 +26,13 @@ export function SegmentsPage({ ns }: { ns: string }) {
         title="Segments"
         subtitle={<>Groups of entities that rules and rollouts target, in namespace <strong>{ns}</strong></>}
         actions={
-          <WriteLink to={path('namespaces', ns, 'create', 'segment')} className="button primary">
+          <WriteLink to={path('namespaces', ns, 'create', 'segment')} className="button primary" lock={createLock}>
             New segment
           </WriteLink>
         }
       />
       <SearchBox label="Search segments" value={search} onChange={setSearch} placeholder="Key, name or description" />
-      <ErrorMessage error={list.error} />
+      <ErrorMessage error={listError} />
       <div className="table-wrap" aria-busy={list.loading}>
         <table className="list">
           <thead>

@@ -1,6 +1,7 @@
 /**
  * Static client tokens (`/auth/v1/tokens`, method token): list a page at a time, create, delete. A new token's value
- * is shown once, right after creating it: the server keeps only its hash.
+ * is shown once, right after creating it: the server keeps only its hash. Under authorization each needs its action
+ * on `authentication` outside namespaces; what the caller may not do is disabled with the reason, or left out.
  */
 import { useState } from 'react';
 import { createToken, deleteToken, listAuthMethods, tokenPages, type NewToken } from '../api/auth';
@@ -19,6 +20,7 @@ import { useLoad } from '../hooks/use-load';
 import { usePagedList } from '../hooks/use-paged-list';
 import { formatDate } from '../lib/format';
 import { useNamespaces } from '../session/namespaces';
+import { useLoadError, useLocks } from '../session/permissions';
 
 const NAME = 'io.flagpole.auth.token.name';
 const DESCRIPTION = 'io.flagpole.auth.token.description';
@@ -33,6 +35,10 @@ export function TokensPage() {
   const [created, setCreated] = useState<{ token: string; name: string }>();
   const [deleting, setDeleting] = useState<Authentication>();
   const notify = useNotify();
+  const locks = useLocks();
+  const createLock = locks('authentication', 'create');
+  const canDelete = !locks('authentication', 'delete');
+  const listError = useLoadError('authentication', undefined, list.error);
   const expired = (a: Authentication) => a.expiresAt !== undefined && Date.parse(a.expiresAt) < Date.now();
 
   return (
@@ -41,7 +47,7 @@ export function TokensPage() {
         title="Static tokens"
         subtitle="Client tokens for SDKs and scripts, sent as Authorization: Bearer <token>."
         actions={
-          <button type="button" className="primary" onClick={() => setCreating(true)} disabled={!tokensEnabled}>
+          <button type="button" className="primary" onClick={() => setCreating(true)} disabled={!tokensEnabled} {...createLock?.locked}>
             New token
           </button>
         }
@@ -67,7 +73,7 @@ export function TokensPage() {
           </div>
         </section>
       )}
-      <ErrorMessage error={list.error ?? methods.error} />
+      <ErrorMessage error={listError || methods.error} />
       <div className="table-wrap" aria-busy={list.loading}>
         <table className="list">
           <thead>
@@ -76,7 +82,7 @@ export function TokensPage() {
               <th scope="col">Namespace</th>
               <th scope="col">Created</th>
               <th scope="col">Expires</th>
-              <ActionsHeader />
+              {canDelete && <ActionsHeader />}
             </tr>
           </thead>
           <tbody>
@@ -92,9 +98,11 @@ export function TokensPage() {
                   {formatDate(a.expiresAt, 'never')}
                   {expired(a) && <span className="badge badge-warn">expired</span>}
                 </td>
-                <td className="row-actions">
-                  <DeleteButton what={`token ${a.metadata[NAME] || a.id}`} onDelete={() => setDeleting(a)} />
-                </td>
+                {canDelete && (
+                  <td className="row-actions">
+                    <DeleteButton what={`token ${a.metadata[NAME] || a.id}`} onDelete={() => setDeleting(a)} />
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>

@@ -6,6 +6,7 @@
  */
 import type { ReactNode } from 'react';
 import { Link } from '../routing/link';
+import type { WriteLock } from './permissions';
 import { useSession } from './session';
 
 /** The shell's notice: what disabled controls name as their reason (`aria-describedby`). */
@@ -54,14 +55,13 @@ export function ReadOnlyNotice() {
 }
 
 /**
- * A link to a page that writes (New flag, New segment): when read-only, a disabled button of the same look instead,
- * since a link cannot be disabled.
+ * A link to a page that writes (New flag, New segment): when `lock`ed (read-only, or not permitted), a disabled
+ * button of the same look instead, since a link cannot be disabled.
  */
-export function WriteLink({ to, className, children }: { to: string; className: string; children: ReactNode }) {
-  const ro = useReadOnly();
-  if (ro) {
+export function WriteLink({ to, className, lock, children }: { to: string; className: string; lock: WriteLock | undefined; children: ReactNode }) {
+  if (lock) {
     return (
-      <button type="button" className={className.replace(/\bbutton\b/, '').trim() || undefined} {...ro.locked}>
+      <button type="button" className={className.replace(/\bbutton\b/, '').trim() || undefined} {...lock.locked}>
         {children}
       </button>
     );
@@ -73,11 +73,13 @@ export function WriteLink({ to, className, children }: { to: string; className: 
   );
 }
 
-/** What a page that only creates (New flag, New segment) shows instead of its form when read-only. */
-export function ReadOnlyRefusal({ what, back }: { what: string; back: ReactNode }) {
+/** What a page that only creates (New flag, New segment) shows instead of its form when `lock`ed. */
+export function ReadOnlyRefusal({ what, lock, back }: { what: string; lock: WriteLock; back: ReactNode }) {
+  // The read-only notice above says why at length; a permission's reason is said here.
+  const readOnly = lock.locked['aria-describedby'] === READ_ONLY_NOTICE_ID;
   return (
     <div className="card">
-      <p className="read-only-refusal">{what} cannot be created while Flagpole is read-only (see above).</p>
+      <p className="read-only-refusal">{readOnly ? `${what} cannot be created while Flagpole is read-only (see above).` : lock.reason}</p>
       {back}
     </div>
   );

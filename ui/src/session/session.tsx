@@ -2,12 +2,14 @@
  * Who is using the UI. At start the UI asks `/meta/info`: it answers when authentication is not required or the
  * browser already has a credential (session cookie, or a token pasted earlier in this tab); a 401 means the login
  * page, with the methods `/auth/v1/method` lists. Any later 401 (session expired, token deleted) brings the login
- * page back with a word of why.
+ * page back with a word of why. Signed in, it also asks what the caller may do under authorization
+ * (`/auth/v1/self/permissions`, session/permissions.tsx), once, and again when a namespace appears it did not cover.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { listAuthMethods, expireSelf, getSelf } from '../api/auth';
 import { ApiError, messageOf, onUnauthenticated } from '../api/client';
 import { getMetaInfo, getUiSettings } from '../api/meta';
+import { getPermissions, type Permissions } from '../api/permissions';
 import type { Authentication, AuthMethod, UiSettings } from '../api/types';
 import { clientToken, setClientToken } from './token-store';
 
@@ -24,6 +26,11 @@ export type SessionState =
       ui: UiSettings;
       /** Where flag state lives, and whether the API refuses writes of it (session/read-only.tsx). */
       storage: { type: string; readOnly: boolean };
+      /**
+       * What the caller may do under authorization (session/permissions.tsx); undefined when authentication is off
+       * or the server could not say, and then the UI offers everything and the API has the last word.
+       */
+      permissions?: Permissions;
     };
 
 interface Session {
@@ -32,6 +39,8 @@ interface Session {
   signInWithToken(token: string): Promise<string | undefined>;
   signOut(): Promise<void>;
   retry(): void;
+  /** Asks for the permissions again: a namespace created since has its own. */
+  refreshPermissions(): void;
 }
 
 const SessionContext = createContext<Session | null>(null);
@@ -49,8 +58,8 @@ async function probe(notice?: string): Promise<SessionState> {
     const ui = await getUiSettings().catch(() => ({}));
     const storage = { type: info.storage?.type ?? 'database', readOnly: info.storage?.readOnly === true };
     if (!info.authentication.required) return { status: 'ready', required: false, via: 'none', ui, storage };
-    const self = await getSelf().catch(() => undefined);
-    return { status: 'ready', required: true, via: clientToken() ? 'token' : 'session', self, ui, storage };
+    const [self, permissions] = await Promise.all([getSelf().catch(() => undefined), getPermissions().catch(() => undefined)]);
+    return { status: 'ready', required: true, via: clientToken() ? 'token' : 'session', self, ui, storage, permissions };
   } catch (e) {
     if (!(e instanceof ApiError) || e.status !== 401) return { status: 'unreachable', message: messageOf(e) };
     try {
@@ -106,9 +115,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setState(await probe('You are signed out.'));
   }, []);
 
+  const refreshPermissions = useCallback(() => {
+    void getPermissions().then(
+      (permissions) => setState((s) => (s.status === 'ready' && s.required ? { ...s, permissions } : s)),
+      () => undefined,
+    );
+  }, []);
+
   const value = useMemo<Session>(
-    () => ({ state, signInWithToken, signOut, retry: () => setAttempt((n) => n + 1) }),
-    [state, signInWithToken, signOut],
+    () => ({ state, signInWithToken, signOut, retry: () => setAttempt((n) => n + 1), refreshPermissions }),
+    [state, signInWithToken, signOut, refreshPermissions],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

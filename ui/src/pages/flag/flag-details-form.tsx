@@ -1,6 +1,7 @@
 /**
  * A flag's name, description, default variant and on/off switch. The switch saves at once; the rest on "Save". When
- * read-only, the same fields show the values without letting them change, and there is nothing to save.
+ * read-only, or the caller may not change flags here, the same fields show the values without letting them change,
+ * there is nothing to save, and a line says why (the read-only notice does that above the page).
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { flagChanges, updateFlag, type FlagChanges } from '../../api/flags';
@@ -11,14 +12,15 @@ import { useNotify } from '../../components/notices';
 import { Switch } from '../../components/switch';
 import { VariantSelect } from '../../components/variant-select';
 import { useAction } from '../../hooks/use-action';
-import { READ_ONLY_NOTICE_ID, useReadOnly } from '../../session/read-only';
+import { useLockNote, useWriteLock } from '../../session/permissions';
 
 export function FlagDetailsForm({ ns, flag, onSaved }: { ns: string; flag: Flag; onSaved(flag: Flag): void }) {
   const [draft, setDraft] = useState<FlagChanges>(() => flagChanges(flag));
   useEffect(() => setDraft(flagChanges(flag)), [flag]);
   const notify = useNotify();
   const isBoolean = flag.type === 'BOOLEAN_FLAG_TYPE';
-  const locked = useReadOnly() ? READ_ONLY_NOTICE_ID : undefined;
+  const lock = useWriteLock('flag', 'update', ns);
+  const { describedBy: locked, note } = useLockNote(lock);
 
   const save = useAction(async (changes: FlagChanges, message: string) => {
     onSaved(await updateFlag(ns, flag.key, changes));
@@ -42,10 +44,12 @@ export function FlagDetailsForm({ ns, flag, onSaved }: { ns: string; flag: Flag;
           onChange={toggle}
           disabled={save.busy || Boolean(locked)}
           describedBy={locked}
+          title={lock?.reason}
           showLabel
           label={isBoolean ? `Enabled (the value when no rollout matches)` : 'Enabled'}
         />
       </div>
+      {note}
       <form className="form" onSubmit={submit}>
         <div className="field-row">
           <Field label="Name" describedBy={locked}>

@@ -13,7 +13,7 @@ import { RankedItem } from '../../components/ranked-item';
 import { useLoad } from '../../hooks/use-load';
 import { useReorder } from '../../hooks/use-reorder';
 import { RolloutForm } from './rollout-form';
-import { useReadOnly } from '../../session/read-only';
+import { useLocks } from '../../session/permissions';
 import { SegmentCondition } from './segment-condition';
 
 export function RolloutsSection({ ns, flag, segments }: { ns: string; flag: Flag; segments: Segment[] }) {
@@ -21,7 +21,10 @@ export function RolloutsSection({ ns, flag, segments }: { ns: string; flag: Flag
   const [editing, setEditing] = useState<{ rollout?: Rollout }>();
   const [deleting, setDeleting] = useState<{ rollout: Rollout; index: number }>();
   const notify = useNotify();
-  const ro = useReadOnly();
+  const locks = useLocks();
+  const addLock = locks('flag', 'create', ns);
+  const canEdit = !locks('flag', 'update', ns);
+  const canDelete = !locks('flag', 'delete', ns);
   const reorder = useReorder(rollouts, (ids) => orderRollouts(ns, flag.key, ids), 'Rollout');
   const list = rollouts.data ?? [];
 
@@ -35,7 +38,7 @@ export function RolloutsSection({ ns, flag, segments }: { ns: string; flag: Flag
             <strong>{flag.enabled ? 'true' : 'false'}</strong>).
           </p>
         </div>
-        <button type="button" onClick={() => setEditing({})} {...ro?.locked}>
+        <button type="button" onClick={() => setEditing({})} {...addLock?.locked}>
           Add rollout
         </button>
       </div>
@@ -49,11 +52,10 @@ export function RolloutsSection({ ns, flag, segments }: { ns: string; flag: Flag
             index={i}
             count={list.length}
             what="rollout"
-            onMove={(a, b) => void reorder.run(a, b)}
+            onMove={canEdit ? (a, b) => void reorder.run(a, b) : undefined}
             moving={reorder.busy}
-            onEdit={() => setEditing({ rollout: r })}
-            onDelete={() => setDeleting({ rollout: r, index: i })}
-            locked={Boolean(ro)}
+            onEdit={canEdit ? () => setEditing({ rollout: r }) : undefined}
+            onDelete={canDelete ? () => setDeleting({ rollout: r, index: i }) : undefined}
           >
             <RolloutSummary rollout={r} />
             {r.description && <p className="muted">{r.description}</p>}

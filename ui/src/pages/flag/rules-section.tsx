@@ -13,7 +13,7 @@ import { RankedItem } from '../../components/ranked-item';
 import { useLoad } from '../../hooks/use-load';
 import { useReorder } from '../../hooks/use-reorder';
 import { RuleForm } from './rule-form';
-import { useReadOnly } from '../../session/read-only';
+import { useLocks } from '../../session/permissions';
 import { SegmentCondition } from './segment-condition';
 
 export function RulesSection({ ns, flag, segments }: { ns: string; flag: Flag; segments: Segment[] }) {
@@ -21,7 +21,10 @@ export function RulesSection({ ns, flag, segments }: { ns: string; flag: Flag; s
   const [editing, setEditing] = useState<{ rule?: Rule }>();
   const [deleting, setDeleting] = useState<{ rule: Rule; index: number }>();
   const notify = useNotify();
-  const ro = useReadOnly();
+  const locks = useLocks();
+  const addLock = locks('flag', 'create', ns);
+  const canEdit = !locks('flag', 'update', ns);
+  const canDelete = !locks('flag', 'delete', ns);
   const reorder = useReorder(rules, (ids) => orderRules(ns, flag.key, ids), 'Rule');
   const list = rules.data ?? [];
   const variantKey = (id: string) => flag.variants.find((v) => v.id === id)?.key ?? 'deleted variant';
@@ -33,11 +36,11 @@ export function RulesSection({ ns, flag, segments }: { ns: string; flag: Flag; s
           <h2 id="rules-heading">Rules</h2>
           <p className="hint">Evaluated from top to bottom: the first rule whose segments match serves its variants.</p>
         </div>
-        <button type="button" onClick={() => setEditing({})} disabled={segments.length === 0} {...ro?.locked}>
+        <button type="button" onClick={() => setEditing({})} disabled={segments.length === 0} {...addLock?.locked}>
           Add rule
         </button>
       </div>
-      {segments.length === 0 && !ro && <p className="hint">Rules target segments: create a segment first.</p>}
+      {segments.length === 0 && !addLock && <p className="hint">Rules target segments: create a segment first.</p>}
       <ErrorMessage error={rules.error ?? reorder.error} />
       {!rules.data && rules.loading && <Loading what="Loading rules" />}
       {rules.data && list.length === 0 && <p className="empty">No rules: every evaluation gets the default variant, if any.</p>}
@@ -48,11 +51,10 @@ export function RulesSection({ ns, flag, segments }: { ns: string; flag: Flag; s
             index={i}
             count={list.length}
             what="rule"
-            onMove={(a, b) => void reorder.run(a, b)}
+            onMove={canEdit ? (a, b) => void reorder.run(a, b) : undefined}
             moving={reorder.busy}
-            onEdit={() => setEditing({ rule })}
-            onDelete={() => setDeleting({ rule, index: i })}
-            locked={Boolean(ro)}
+            onEdit={canEdit ? () => setEditing({ rule }) : undefined}
+            onDelete={canDelete ? () => setDeleting({ rule, index: i }) : undefined}
           >
             <p>
               <span className="muted">If</span> <SegmentCondition keys={segmentKeysOf(rule)} operator={rule.segmentOperator} />

@@ -1,4 +1,7 @@
-/** A variant flag's variants: list, add, edit (with the JSON attachment), delete; only the list when read-only. */
+/**
+ * A variant flag's variants: list, add, edit (with the JSON attachment), delete; only the list when read-only, and
+ * only what the caller may do under authorization.
+ */
 import { useState } from 'react';
 import { createVariant, deleteVariant, updateVariant, type VariantInput } from '../../api/flags';
 import type { Flag, Variant } from '../../api/types';
@@ -10,7 +13,7 @@ import { useNotify } from '../../components/notices';
 import { ActionsHeader, EditDeleteButtons } from '../../components/row-actions';
 import { useAction } from '../../hooks/use-action';
 import { prettyJson } from '../../lib/json';
-import { useReadOnly } from '../../session/read-only';
+import { useLocks } from '../../session/permissions';
 
 type Editing = { variant?: Variant } | undefined;
 
@@ -18,13 +21,16 @@ export function VariantsSection({ ns, flag, onChanged }: { ns: string; flag: Fla
   const [editing, setEditing] = useState<Editing>();
   const [deleting, setDeleting] = useState<Variant>();
   const notify = useNotify();
-  const ro = useReadOnly();
+  const locks = useLocks();
+  const addLock = locks('flag', 'create', ns);
+  const canEdit = !locks('flag', 'update', ns);
+  const canDelete = !locks('flag', 'delete', ns);
 
   return (
     <section className="card" aria-labelledby="variants-heading">
       <div className="section-header">
         <h2 id="variants-heading">Variants</h2>
-        <button type="button" onClick={() => setEditing({})} {...ro?.locked}>
+        <button type="button" onClick={() => setEditing({})} {...addLock?.locked}>
           Add variant
         </button>
       </div>
@@ -38,7 +44,7 @@ export function VariantsSection({ ns, flag, onChanged }: { ns: string; flag: Fla
                 <th scope="col">Key</th>
                 <th scope="col">Name</th>
                 <th scope="col">Attachment</th>
-                {!ro && <ActionsHeader />}
+                {(canEdit || canDelete) && <ActionsHeader />}
               </tr>
             </thead>
             <tbody>
@@ -53,9 +59,13 @@ export function VariantsSection({ ns, flag, onChanged }: { ns: string; flag: Fla
                     {v.description && <div className="muted">{v.description}</div>}
                   </td>
                   <td>{v.attachment ? <code className="attachment">{v.attachment}</code> : <span className="muted">none</span>}</td>
-                  {!ro && (
+                  {(canEdit || canDelete) && (
                     <td className="row-actions">
-                      <EditDeleteButtons what={`variant ${v.key}`} onEdit={() => setEditing({ variant: v })} onDelete={() => setDeleting(v)} />
+                      <EditDeleteButtons
+                        what={`variant ${v.key}`}
+                        onEdit={canEdit ? () => setEditing({ variant: v }) : undefined}
+                        onDelete={canDelete ? () => setDeleting(v) : undefined}
+                      />
                     </td>
                   )}
                 </tr>

@@ -8,6 +8,7 @@ import { ErrorMessage } from '../../components/error-message';
 import { Loading } from '../../components/loading';
 import { Pager } from '../../components/pager';
 import { usePagedList } from '../../hooks/use-paged-list';
+import { useLoadError } from '../../session/permissions';
 import { AuditEventItem } from './audit-event';
 
 export function AuditList({
@@ -34,6 +35,7 @@ export function AuditList({
     search: '',
     matches: () => true,
   });
+  const error = useLoadError('audit', ns, list.error);
 
   if (list.error === AUDIT_NOT_STORED) {
     return (
@@ -45,7 +47,7 @@ export function AuditList({
   const empty = !list.loading && !list.error && list.items.length === 0;
   return (
     <>
-      <ErrorMessage error={list.error} />
+      <ErrorMessage error={error} />
       {list.loading && list.items.length === 0 && <Loading what="Loading the changes" />}
       {list.items.length > 0 && (
         <ol className="audit-list" aria-label={label} aria-busy={list.loading}>
