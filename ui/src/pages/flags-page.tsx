@@ -16,7 +16,7 @@ import { formatDate } from '../lib/format';
 import { path } from '../routing/hash-router';
 import { Link } from '../routing/link';
 import { SearchBox } from '../components/search-box';
-import { useLoadError, useWriteLock } from '../session/permissions';
+import { useLoadError, useLockNote, useWriteLock } from '../session/permissions';
 import { WriteLink } from '../session/read-only';
 
 export function FlagsPage({ ns }: { ns: string }) {
@@ -36,6 +36,8 @@ export function FlagsPage({ ns }: { ns: string }) {
   const notify = useNotify();
   const createLock = useWriteLock('flag', 'create', ns);
   const switchLock = useWriteLock('flag', 'update', ns);
+  // Why the switches are off, said once above the list (a tooltip alone is unseen on phones).
+  const switchNote = useLockNote(switchLock);
   const listError = useLoadError('flag', ns, list.error);
 
   const toggle = async (flag: Flag, enabled: boolean) => {
@@ -66,6 +68,7 @@ export function FlagsPage({ ns }: { ns: string }) {
       />
       <SearchBox label="Search flags" value={search} onChange={setSearch} placeholder="Key, name or description" />
       <ErrorMessage error={listError ?? toggleError} />
+      {!listError && switchNote.note}
       <div className="table-wrap" aria-busy={list.loading}>
         <table className="list">
           <thead>
@@ -85,7 +88,7 @@ export function FlagsPage({ ns }: { ns: string }) {
                     checked={switched[f.key] ?? f.enabled}
                     label={`Enable ${f.key}`}
                     disabled={Boolean(switchLock) || pending === f.key}
-                    describedBy={switchLock?.locked['aria-describedby']}
+                    describedBy={switchNote.describedBy}
                     title={switchLock?.reason}
                     onChange={(on) => void toggle(f, on)}
                   />

@@ -39,6 +39,8 @@ export function TokensPage() {
   const createLock = locks('authentication', 'create');
   const canDelete = !locks('authentication', 'delete');
   const listError = useLoadError('authentication', undefined, list.error);
+  // A caller who may not read tokens gets the reason alone: no empty table, no pager.
+  const readDenied = Boolean(list.error && locks('authentication', 'read'));
   const expired = (a: Authentication) => a.expiresAt !== undefined && Date.parse(a.expiresAt) < Date.now();
 
   return (
@@ -74,42 +76,44 @@ export function TokensPage() {
         </section>
       )}
       <ErrorMessage error={listError || methods.error} />
-      <div className="table-wrap" aria-busy={list.loading}>
-        <table className="list">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Namespace</th>
-              <th scope="col">Created</th>
-              <th scope="col">Expires</th>
-              {canDelete && <ActionsHeader />}
-            </tr>
-          </thead>
-          <tbody>
-            {list.items.map((a) => (
-              <tr key={a.id}>
-                <td>
-                  <strong>{a.metadata[NAME] || '(no name)'}</strong>
-                  {a.metadata[DESCRIPTION] && <div className="muted">{a.metadata[DESCRIPTION]}</div>}
-                </td>
-                <td>{a.metadata[NAMESPACE] || <span className="muted">all</span>}</td>
-                <td className="nowrap">{formatDate(a.createdAt)}</td>
-                <td className="nowrap">
-                  {formatDate(a.expiresAt, 'never')}
-                  {expired(a) && <span className="badge badge-warn">expired</span>}
-                </td>
-                {canDelete && (
-                  <td className="row-actions">
-                    <DeleteButton what={`token ${a.metadata[NAME] || a.id}`} onDelete={() => setDeleting(a)} />
-                  </td>
-                )}
+      {!readDenied && (
+        <div className="table-wrap" aria-busy={list.loading}>
+          <table className="list">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Namespace</th>
+                <th scope="col">Created</th>
+                <th scope="col">Expires</th>
+                {canDelete && <ActionsHeader />}
               </tr>
-            ))}
-          </tbody>
-        </table>
-        {!list.loading && list.items.length === 0 && !list.error && <p className="empty">No static tokens.</p>}
-      </div>
-      <Pager list={list} noun="tokens" onPageSize={setPageSize} />
+            </thead>
+            <tbody>
+              {list.items.map((a) => (
+                <tr key={a.id}>
+                  <td>
+                    <strong>{a.metadata[NAME] || '(no name)'}</strong>
+                    {a.metadata[DESCRIPTION] && <div className="muted">{a.metadata[DESCRIPTION]}</div>}
+                  </td>
+                  <td>{a.metadata[NAMESPACE] || <span className="muted">all</span>}</td>
+                  <td className="nowrap">{formatDate(a.createdAt)}</td>
+                  <td className="nowrap">
+                    {formatDate(a.expiresAt, 'never')}
+                    {expired(a) && <span className="badge badge-warn">expired</span>}
+                  </td>
+                  {canDelete && (
+                    <td className="row-actions">
+                      <DeleteButton what={`token ${a.metadata[NAME] || a.id}`} onDelete={() => setDeleting(a)} />
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {!list.loading && list.items.length === 0 && !list.error && <p className="empty">No static tokens.</p>}
+        </div>
+      )}
+      {!readDenied && <Pager list={list} noun="tokens" onPageSize={setPageSize} />}
       {creating && (
         <TokenForm
           onClose={() => setCreating(false)}
