@@ -10,14 +10,15 @@
  *      the request's namespace (authorization/authorizer.service.ts); the grant is left on the request for routes
  *      that cut their answer to it (the namespace list).
  * Every refusal of 1 and 2 is Flipt's 401 `request was not authenticated`; of 3, Flipt's 403 `permission denied`,
- * logged with who asked for what, and audited as `denied` on audited routes (Denials). The authentication is usually worked out before the
- * body is read (pre-body-authentication.ts, by `authenticate` below) and taken here; the evaluation fast path calls
- * `admit` itself.
+ * logged with who asked for what, and audited as `denied` on audited routes (Denials). The authentication is usually
+ * worked out before the body is read (pre-body-authentication.ts, by `authenticate` below) and taken here; the
+ * evaluation fast path calls `admit` itself.
  */
 import { ExecutionContext, Inject, Injectable, Logger, type CanActivate } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Passport } from 'passport';
 import { Authorizer } from '../authorization/authorizer.service';
+import { credentialLabel } from '../authorization/credential-label';
 import { GRANT, type AuthorizedRequest } from '../authorization/request-grant';
 import { PermissionDeniedError, UnauthenticatedError } from '../common/errors';
 import { CONFIG } from '../config/config.tokens';
@@ -129,8 +130,11 @@ export class AuthGuard implements CanActivate {
     const access = policy.access;
     if (access.kind === 'any') return;
     const grant = this.authorizer.grantOf(a);
-    (request as AuthorizedRequest)[GRANT] = grant;
-    if (access.kind === 'viewable') return;
+    if (access.kind === 'viewable') {
+      // Only the namespace list reads it: other requests keep their shape (an added property costs every access).
+      (request as AuthorizedRequest)[GRANT] = grant;
+      return;
+    }
     if (access.kind === 'undeclared') throw this.denial(a, request, 'a route that declares no permission', null);
     let namespace: string | null = null;
     if (access.namespace === 'scope' || (access.namespace === 'ifNamed' && namesNamespace(request))) {
@@ -143,8 +147,7 @@ export class AuthGuard implements CanActivate {
 
   private denial(a: AuthenticationRecord, request: FastifyRequest, what: string, namespace: string | null, roles: readonly string[] = []): PermissionDeniedError {
     const where = namespace === null ? '' : ` in namespace ${JSON.stringify(namespace)}`;
-    const who = `${Method[a.method] ?? 'METHOD_NONE'}${a.id ? ` ${a.id}` : ''} (roles: ${roles.join(', ') || 'none'})`;
-    this.authzLogger.warn(`denied: ${request.method} ${request.url}: ${who} may not ${what}${where}`);
+    this.authzLogger.warn(`denied: ${request.method} ${request.url}: ${credentialLabel(a, roles)} may not ${what}${where}`);
     return new PermissionDeniedError();
   }
 

@@ -6,35 +6,19 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AnyCredential, CurrentAuthentication } from '../auth/auth.decorators';
 import type { AuthenticationRecord } from '../auth/authentication.record';
-import { TOKEN_NAMESPACE } from '../auth/methods/token/token.metadata';
-import { NamespacesService } from '../namespaces/namespaces.service';
-import { Method } from '../wire';
-import { Authorizer } from './authorizer.service';
 import { PermissionsResponse } from './permissions.dto';
+import { PermissionsService } from './permissions.service';
 
 @ApiTags('authentication')
 @AnyCredential()
 @Controller('auth/v1/self')
 export class PermissionsController {
-  constructor(
-    private readonly authorizer: Authorizer,
-    private readonly namespaces: NamespacesService,
-  ) {}
+  constructor(private readonly permissions: PermissionsService) {}
 
   @Get('permissions')
-  @ApiOperation({ summary: "What the caller may do, by namespace and resource (docs/authorization.md)" })
+  @ApiOperation({ summary: 'What the caller may do, by namespace and resource (docs/authorization.md)' })
   @ApiOkResponse({ type: PermissionsResponse })
-  async permissions(@CurrentAuthentication() authentication: AuthenticationRecord | undefined): Promise<PermissionsResponse> {
-    if (!this.authorizer.enabled || !authentication) return { authorizationRequired: false, roles: [], global: {}, namespaces: {} };
-    const grant = this.authorizer.grantOf(authentication);
-    // A namespaced static token acts in its namespace only (the guard refuses it elsewhere).
-    const bound = authentication.method === Method.METHOD_TOKEN ? authentication.metadata[TOKEN_NAMESPACE]?.trim() : undefined;
-    const keys = bound ? [bound] : await this.namespaces.keys();
-    const namespaces: PermissionsResponse['namespaces'] = {};
-    for (const key of keys) {
-      const allowed = grant.summary(key);
-      if (Object.keys(allowed).length) namespaces[key] = allowed;
-    }
-    return { authorizationRequired: true, roles: [...grant.roles], global: bound ? {} : grant.summary(null), namespaces };
+  get(@CurrentAuthentication() authentication: AuthenticationRecord | undefined): Promise<PermissionsResponse> {
+    return this.permissions.of(authentication);
   }
 }

@@ -19,10 +19,6 @@ export class NamespacesService {
     private readonly flags: FlagRepository,
   ) {}
 
-  keys(): Promise<string[]> {
-    return this.db.read((em) => this.namespaces.keys(em));
-  }
-
   get(key: string): Promise<NamespaceResponse> {
     return this.db.read(async (em) => toNamespaceResponse(await this.namespaces.get(em, key)));
   }

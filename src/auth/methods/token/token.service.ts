@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Authorizer } from '../../../authorization/authorizer.service';
+import { credentialLabel } from '../../../authorization/credential-label';
 import { PermissionDeniedError } from '../../../common/errors';
 import { Method } from '../../auth-method';
 import { parseTimestamp } from '../../auth.dto';
@@ -38,8 +39,7 @@ export class TokenService {
     const namespace = metadata[TOKEN_NAMESPACE]?.trim() || null;
     const held = this.authorizer.grantOf(creator);
     if (held.covers(granted, namespace)) return;
-    const who = `${Method[creator.method] ?? 'METHOD_NONE'}${creator.id ? ` ${creator.id}` : ''} (roles: ${held.roles.join(', ') || 'none'})`;
-    this.logger.warn(`denied: ${who} may not create a token with roles ${granted.roles.join(', ') || 'none'}${namespace ? ` in namespace ${JSON.stringify(namespace)}` : ''}`);
+    this.logger.warn(`denied: ${credentialLabel(creator, held.roles)} may not create a token with roles ${granted.roles.join(', ') || 'none'}${namespace ? ` in namespace ${JSON.stringify(namespace)}` : ''}`);
     throw new PermissionDeniedError(`permission denied: the token's roles (${granted.roles.join(', ') || 'none'}) allow more than yours`);
   }
 }
