@@ -9,7 +9,7 @@
  * (`@RequestNamespace()`), so both always see the same namespace. The answer is kept on the request.
  */
 import { namespaceOr } from '../common/namespace-key';
-import { jsonField } from '../wire';
+import { camelToSnake, jsonField } from '../wire';
 import type { NamespaceSource } from './route-policy';
 
 const RESOLVED = Symbol('flagpole:request-namespace');
@@ -83,10 +83,13 @@ function batchNamespace(body: unknown): string | null {
   return namespaces.size === 1 ? [...namespaces][0] : null;
 }
 
-function field(source: unknown, camel: string): string {
+/** The fields read here with their proto (snake_case) spellings, worked out once: on every authorized request. */
+const SNAKE = { namespaceKey: camelToSnake('namespaceKey'), key: camelToSnake('key') } as const;
+
+function field(source: unknown, camel: keyof typeof SNAKE): string {
   const o = asObject(source);
   if (!o) return '';
-  const value = jsonField(o, camel);
+  const value = jsonField(o, camel, SNAKE[camel]);
   return typeof value === 'string' ? value : '';
 }
 

@@ -8,6 +8,9 @@ import { createMongoAbility, subject, AbilityBuilder, type MongoAbility } from '
 import picomatch from 'picomatch';
 import { ACTIONS, RESOURCES, type Action, type Policy, type PolicyRule, type Resource } from './policy';
 
+/** Answers a grant remembers (a few per namespace the credential uses). */
+const MAX_ANSWERS = 4096;
+
 export interface Permission {
   resource: Resource;
   action: Action;
@@ -28,9 +31,20 @@ export class Grant {
     this.ability = build();
   }
 
+  /** Answers already given, by `action resource namespace`: a request's check is then one Map lookup. */
+  private readonly answers = new Map<string, boolean>();
+
   /** May the holder do `action` on `resource` in `namespace` (null: where no namespace is named)? */
   allows(action: Action, resource: Resource, namespace: string | null): boolean {
-    return this.ability.can(action, subject(resource, { namespace: namespace ?? undefined }));
+    const key = namespace === null ? `${action} ${resource}` : `${action} ${resource} in ${namespace}`;
+    let answer = this.answers.get(key);
+    if (answer === undefined) {
+      answer = this.ability.can(action, subject(resource, { namespace: namespace ?? undefined }));
+      // Namespaces come from requests: a caller naming endless new ones must not grow this without bound.
+      if (this.answers.size >= MAX_ANSWERS) this.answers.clear();
+      this.answers.set(key, answer);
+    }
+    return answer;
   }
 
   /** What is allowed in `namespace` (null: outside any), resource by resource; resources with nothing are left out. */
