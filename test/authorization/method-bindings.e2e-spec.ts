@@ -89,20 +89,25 @@ async function permissions(fp: Server, headers: Record<string, string>) {
 }
 
 describe('OIDC bindings (a real OpenID Provider)', () => {
-  // The provider (test/auth/support/oidc-provider.mjs) gives every login the claims sub=<login>, name, and
-  // email=<login>@example.com; it has no way to add a `groups` claim, so claims are bound here by `sub`.
+  // The provider (test/auth/support/oidc-provider.mjs) gives every login the claims sub=<login>, name and
+  // email=<login>@example.com, and here a `groups` list to some: the claim identity providers carry teams in.
   const REDIRECT = 'http://flagpole.test';
   const SECRET = 'alpha-secret-0123456789';
   let provider: RunningProvider;
   let fp: Server;
 
   beforeAll(async () => {
-    provider = await startOidcProvider({ clientId: 'alpha-client', clientSecret: SECRET, redirectUri: `${REDIRECT}/auth/v1/method/oidc/alpha/callback` });
+    provider = await startOidcProvider({
+      clientId: 'alpha-client',
+      clientSecret: SECRET,
+      redirectUri: `${REDIRECT}/auth/v1/method/oidc/alpha/callback`,
+      claims: { ada: { groups: ['staff', 'payments-team'] }, eve: { groups: ['staff'] } },
+    });
     const bindings = `
   - role: editor
     oidc:
       claims:
-        sub: [ada, someone-else]
+        groups: [payments-team, someone-else]
   # Both conditions: grace's claim and her address's domain.
   - role: reader
     oidc:
@@ -147,7 +152,7 @@ describe('OIDC bindings (a real OpenID Provider)', () => {
     return { cookie: setCookies(r).find((c) => c.startsWith('flagpole_client_token='))!.split(';')[0] };
   }
 
-  it('a user the claim binding names edits in its namespace and nowhere else', async () => {
+  it('a user in the group the claim binding names edits in its namespace and nowhere else', async () => {
     const ada = await session('ada');
     await expectEditorOfPayments(fp, ada);
     // Neither the other domain's nor the other provider's binding applies.
@@ -161,7 +166,7 @@ describe('OIDC bindings (a real OpenID Provider)', () => {
     expect(await permissions(fp, grace)).toEqual(READER_PERMISSIONS);
   });
 
-  it('a user no binding matches is authenticated and may do nothing', async () => {
+  it('a user no binding matches (in another group) is authenticated and may do nothing', async () => {
     const eve = await session('eve');
     expect((await client(fp.url).get('/auth/v1/self', undefined, eve)).status).toBe(200);
     expectDenied(await client(fp.url).get('/api/v1/namespaces/payments/flags/f', undefined, eve));

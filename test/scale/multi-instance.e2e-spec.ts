@@ -272,8 +272,10 @@ suite('two instances on one PostgreSQL and one Redis', () => {
       expect(r).toMatchObject({ status: 200, body: { enabled: false } }); // the delta, applied without the database
     }
     console.log(`evaluations while the database hangs: first ${took[0].toFixed(0)} ms, then at most ${Math.max(...took.slice(1)).toFixed(0)} ms`);
-    expect(took[0]).toBeLessThan(1500);
-    expect(Math.max(...took.slice(1))).toBeLessThan(100);
+    // Waiting on the hung database would take the pool's acquire timeout (10 s); the bounds only tell "did not wait"
+    // from "waited", with room for a loaded CI machine (the later ones measured 8–22 ms idle, 201 ms once under CI).
+    expect(took[0]).toBeLessThan(3000);
+    expect(Math.max(...took.slice(1))).toBeLessThan(1000);
     proxyB.setBlackHole(false);
     // The hung reload gives up within the pool's acquire timeout (10 s); the next one succeeds.
     const caughtUp = await convergence(apiB, 'conv', false, 20_000);

@@ -1,7 +1,8 @@
 // A real OpenID Provider (the `oidc-provider` package) on loopback, run in its own Node process because the package
 // is ESM-only and Jest's runtime is CommonJS. Usage: node oidc-provider.mjs '<json options>'; prints {"issuer": …}.
-// Options: clientId, clientSecret, redirectUri, pkceRequired (bool). Any login name is accepted (dev interactions);
-// the account's claims are derived from it: sub, email <login>@example.com, email_verified, name, picture.
+// Options: clientId, clientSecret, redirectUri, pkceRequired (bool), claims ({login: extra claims}, e.g. groups).
+// Any login name is accepted (dev interactions); the account's claims are derived from it: sub, email
+// <login>@example.com, email_verified, name, picture, plus its extra claims (`groups` comes with the profile scope).
 import { createServer } from 'node:http';
 import Provider from 'oidc-provider';
 
@@ -23,11 +24,14 @@ const provider = new Provider(issuer, {
     return {
       accountId: id,
       async claims() {
-        return { sub: id, email: `${id}@example.com`, email_verified: true, name: `User ${id}`, picture: `https://img.example/${id}.png` };
+        return {
+          sub: id, email: `${id}@example.com`, email_verified: true, name: `User ${id}`, picture: `https://img.example/${id}.png`,
+          ...(options.claims?.[id] ?? {}),
+        };
       },
     };
   },
-  claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'picture'] },
+  claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'picture', 'groups'] },
   conformIdTokenClaims: false,
   features: { devInteractions: { enabled: true } },
   pkce: { required: () => Boolean(options.pkceRequired) },

@@ -16,6 +16,8 @@ export async function startOidcProvider(options: {
   clientSecret: string;
   redirectUri: string;
   pkceRequired?: boolean;
+  /** Extra claims by login (a `groups` list, say), given with the profile scope. */
+  claims?: Record<string, Record<string, unknown>>;
 }): Promise<RunningProvider> {
   const child: ChildProcess = spawn(process.execPath, [join(__dirname, 'oidc-provider.mjs'), JSON.stringify(options)], {
     stdio: ['ignore', 'pipe', 'inherit'],
