@@ -1,6 +1,9 @@
 // Two tiers: pure unit tests beside the code (src/**/*.spec.ts) and end-to-end tests over real HTTP
 // against a real database (test/**/*.e2e-spec.ts). `npm test` runs both, one file at a time.
 const tsJest = { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] };
+const { SQLITE_ONLY } = require('./test/support/sqlite-only');
+// On PostgreSQL and MySQL, the suites that do not depend on the dialect are left out (test/support/sqlite-only.js).
+const dialectOnly = (process.env.FLAGPOLE_TEST_DIALECT || 'sqlite') === 'sqlite' ? [] : SQLITE_ONLY.map((path) => `<rootDir>/${path}`);
 module.exports = {
   testTimeout: 60000,
   // Prints which dialects this run covers and which it skips (and whether their servers answer).
@@ -11,7 +14,7 @@ module.exports = {
     { displayName: 'unit', testEnvironment: 'node', rootDir: __dirname, roots: ['<rootDir>/src'], testMatch: ['**/*.spec.ts'], transform: tsJest },
     {
       displayName: 'e2e', testEnvironment: 'node', rootDir: __dirname, roots: ['<rootDir>/test'], testMatch: ['**/*.e2e-spec.ts'],
-      transform: tsJest,
+      transform: tsJest, testPathIgnorePatterns: ['/node_modules/', ...dialectOnly],
     },
   ],
 };

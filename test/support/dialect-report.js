@@ -2,7 +2,10 @@
 // for those left out, whether their server answers (so `npm test` on a machine without PostgreSQL or MySQL says
 // plainly that they were skipped because no server answered). Plain JS: globalSetup runs outside ts-jest.
 'use strict';
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
 const { createConnection } = require('node:net');
+const { SQLITE_ONLY } = require('./sqlite-only');
 
 const SERVERS = {
   postgres: process.env.FLAGPOLE_TEST_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -27,6 +30,9 @@ function answers(url) {
 module.exports = async function dialectReport() {
   const dialect = process.env.FLAGPOLE_TEST_DIALECT || 'sqlite';
   const lines = [`end-to-end suites run on: ${dialect}`];
+  const missing = SQLITE_ONLY.filter((path) => !existsSync(join(__dirname, '..', '..', path)));
+  if (missing.length) throw new Error(`test/support/sqlite-only.js names suites that do not exist: ${missing.join(', ')}`);
+  if (dialect !== 'sqlite') lines.push(`  ${SQLITE_ONLY.length} suites that do not depend on the dialect are left out (they run on SQLite): test/support/sqlite-only.js`);
   for (const [name, url] of Object.entries(SERVERS)) {
     if (name === dialect) continue;
     const { host } = new URL(url);
