@@ -23,7 +23,7 @@ import { Constraint } from '../segments/constraint.entity';
 import { Segment } from '../segments/segment.entity';
 import { now } from '../storage/columns';
 import { versionOfRow } from '../storage/evaluation-source';
-import { bool, groupBy, knexOf, num, readAll, str, type Row } from '../storage/rows';
+import { bool, groupBy, knexOf, num, read, readAll, str, type Row } from '../storage/rows';
 import { RolloutType } from '../wire';
 import type { DocumentFlag, DocumentRollout, DocumentRule, DocumentSegment, NamespaceDocument } from './document';
 
@@ -59,23 +59,23 @@ async function readOnce(knex: Knex, namespaceKey: string, ns: Row): Promise<Name
   const rolloutIds = () => knex('rollouts').select('id').whereIn('flag_id', flagIds());
   const creationOrder = [{ column: 'created_at' }, { column: 'id' }];
   const rankOrder = [{ column: 'rank' }, ...creationOrder];
-  const [flags, variants, rules, ruleSegments, distributions, rollouts, rolloutSegments, segments, constraints] = (await readAll(knex, [
-    knex('flags').select('id', 'key', 'name', 'description', 'enabled', 'type', 'default_variant_id', 'metadata')
-      .where('namespace_key', namespaceKey).orderBy(creationOrder),
-    knex('variants').select('id', 'flag_id', 'key', 'name', 'description', 'attachment').whereIn('flag_id', flagIds()).orderBy(creationOrder),
-    knex('rules').select('id', 'flag_id', 'rank', 'segment_operator').whereIn('flag_id', flagIds()).orderBy(rankOrder),
-    knex('rule_segments as rs').join('segments as s', 's.id', 'rs.segment_id').select('rs.rule_id', 's.key')
-      .whereIn('rs.rule_id', ruleIds()).orderBy('rs.position'),
-    knex('distributions as d').join('variants as v', 'v.id', 'd.variant_id').select('d.rule_id', 'v.key', 'd.rollout')
-      .whereIn('d.rule_id', ruleIds()).orderBy([{ column: 'd.created_at' }, { column: 'd.id' }]),
-    knex('rollouts').select('id', 'flag_id', 'type', 'description', 'percentage', 'segment_operator', 'value')
-      .whereIn('flag_id', flagIds()).orderBy(rankOrder),
-    knex('rollout_segments as rs').join('segments as s', 's.id', 'rs.segment_id').select('rs.rollout_id', 's.key')
-      .whereIn('rs.rollout_id', rolloutIds()).orderBy('rs.position'),
-    knex('segments').select('id', 'key', 'name', 'description', 'match_type').where('namespace_key', namespaceKey).orderBy(creationOrder),
-    knex('constraints').select('segment_id', 'type', 'property', 'operator', 'value', 'description')
-      .whereIn('segment_id', knex('segments').select('id').where('namespace_key', namespaceKey)).orderBy(creationOrder),
-  ])) as Row[][];
+  const [flags, variants, rules, ruleSegments, distributions, rollouts, rolloutSegments, segments, constraints] = await readAll(knex, [
+    read(knex('flags').where('namespace_key', namespaceKey).orderBy(creationOrder),
+      ['id', 'key', 'name', 'description', 'enabled', 'type', 'default_variant_id', 'metadata']),
+    read(knex('variants').whereIn('flag_id', flagIds()).orderBy(creationOrder), ['id', 'flag_id', 'key', 'name', 'description', 'attachment']),
+    read(knex('rules').whereIn('flag_id', flagIds()).orderBy(rankOrder), ['id', 'flag_id', 'rank', 'segment_operator']),
+    read(knex('rule_segments as rs').join('segments as s', 's.id', 'rs.segment_id').whereIn('rs.rule_id', ruleIds()).orderBy('rs.position'),
+      ['rs.rule_id', 's.key']),
+    read(knex('distributions as d').join('variants as v', 'v.id', 'd.variant_id').whereIn('d.rule_id', ruleIds())
+      .orderBy([{ column: 'd.created_at' }, { column: 'd.id' }]), ['d.rule_id', 'v.key', 'd.rollout']),
+    read(knex('rollouts').whereIn('flag_id', flagIds()).orderBy(rankOrder),
+      ['id', 'flag_id', 'type', 'description', 'percentage', 'segment_operator', 'value']),
+    read(knex('rollout_segments as rs').join('segments as s', 's.id', 'rs.segment_id').whereIn('rs.rollout_id', rolloutIds()).orderBy('rs.position'),
+      ['rs.rollout_id', 's.key']),
+    read(knex('segments').where('namespace_key', namespaceKey).orderBy(creationOrder), ['id', 'key', 'name', 'description', 'match_type']),
+    read(knex('constraints').whereIn('segment_id', knex('segments').select('id').where('namespace_key', namespaceKey)).orderBy(creationOrder),
+      ['segment_id', 'type', 'property', 'operator', 'value', 'description']),
+  ]);
 
   const variantsOf = groupBy(variants, 'flag_id', byRow);
   const rulesOf = groupBy(rules, 'flag_id', byRow);

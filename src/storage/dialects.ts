@@ -27,6 +27,16 @@ export interface Dialect {
   rowLocks?: boolean;
   /** Whether schema changes can run inside a transaction (MySQL commits implicitly at every DDL statement). */
   transactionalDdl?: boolean;
+  /** The name knex gives this dialect's client (`knex.client.dialect`), where a reader needs to tell it apart. */
+  knexDialect?: string;
+  /**
+   * Where handing rows over one by one is the slow part of a large read: SQL that returns the rows of `sql` (whose
+   * result columns are `columns`, in order) as one JSON text, an array of arrays, in the column `rows`. SQLite's
+   * driver builds every row's object through N-API on the event loop, about 3 µs a row; SQLite builds the JSON in
+   * C and JSON.parse reads it about three times faster, in shorter stretches. A value may come as text where the
+   * driver gives a number (read numbers with `num`).
+   */
+  packedRows?(sql: string, columns: readonly string[]): string;
 }
 
 const PG_LOCK = { acquire: 'select pg_advisory_xact_lock(727274321)' };
@@ -41,6 +51,14 @@ export const DIALECTS: readonly Dialect[] = [
     schemes: ['file', 'sqlite', 'sqlite3'],
     migrations: 'sqlite',
     rowLocks: false,
+    knexDialect: 'sqlite3',
+    // A subquery with ORDER BY under an aggregate is never flattened, so the array keeps the subquery's order. JSON
+    // writes a REAL with 15 significant digits, which does not give back every double (a float32 percentage such as
+    // 33.29999923706055 would come back 33.2999992370605): REALs are written as text with 17, exact.
+    packedRows: (sql, columns) => {
+      const values = columns.map((c) => `case typeof("${c}") when 'real' then printf('%!.17g', "${c}") else "${c}" end`);
+      return `select json_group_array(json_array(${values.join(', ')})) as "rows" from (${sql})`;
+    },
     orm(url) {
       const file = sqlitePath(url);
       if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });

@@ -9,7 +9,7 @@ import type { EntityManager as SqlEntityManager, Knex } from '@mikro-orm/knex';
 import { formatTimestamp } from '../common/timestamps';
 import { isValidKey } from '../common/validation';
 import { toDate } from './columns';
-import { bool, groupBy, num, readAll, str, type Row } from './rows';
+import { bool, groupBy, num, read, readAll, str, type Row } from './rows';
 import type { NamespaceSource, SourceFlag, SourceRollout, SourceRule, SourceSegment } from '../core';
 import { FlagType, RolloutType } from '../wire';
 
@@ -54,7 +54,8 @@ export async function loadFlags(knex: Knex, namespaceKey: string, keys?: readonl
     return all;
   }
   if (keys.length === 0) return [];
-  return withChildren(knex, (await knex('flags').select(FLAG_COLUMNS).where('namespace_key', namespaceKey).whereIn('key', keys)) as Row[]);
+  const [rows] = await readAll(knex, [read(knex('flags').where('namespace_key', namespaceKey).whereIn('key', keys), FLAG_COLUMNS)]);
+  return withChildren(knex, rows);
 }
 
 /**
@@ -70,13 +71,12 @@ export async function* flagPages(knex: Knex, namespaceKey: string, perPage = FLA
     last: Row | null;
   }
   const fetchPage = async (after: Row | null): Promise<Page> => {
-    const query = knex('flags').select(FLAG_COLUMNS).where('namespace_key', namespaceKey)
-      .orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(perPage);
+    const query = knex('flags').where('namespace_key', namespaceKey).orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(perPage);
     if (after) {
       const { created_at: createdAt, id } = after;
       query.andWhere((q) => q.where('created_at', '>', createdAt as Knex.Value).orWhere((q2) => q2.where('created_at', createdAt as Knex.Value).andWhere('id', '>', id as Knex.Value)));
     }
-    const rows = (await query) as Row[];
+    const [rows] = await readAll(knex, [read(query, FLAG_COLUMNS)]);
     return { flags: await withChildren(knex, rows), last: rows.length === perPage ? rows[rows.length - 1] : null };
   };
   let pending: Promise<Page> | null = fetchPage(null);
@@ -100,21 +100,21 @@ async function withChildren(knex: Knex, flags: Row[]): Promise<SourceFlag[]> {
   const inRules = () => knex('rules').select('id').whereIn('flag_id', variantIds);
   const inRollouts = () => knex('rollouts').select('id').whereIn('flag_id', booleanIds);
   const ofVariantFlags = variantIds.length === 0 ? [] : [
-    knex('variants').select('id', 'flag_id', 'key', 'attachment').whereIn('flag_id', variantIds).orderBy([{ column: 'created_at' }, { column: 'id' }]),
-    knex('rules').select('id', 'flag_id', 'rank', 'segment_operator').whereIn('flag_id', variantIds)
-      .orderBy([{ column: 'rank' }, { column: 'created_at' }, { column: 'id' }]),
-    knex('rule_segments as rs').join('segments as s', 's.id', 'rs.segment_id').select('rs.rule_id', 's.key')
-      .whereIn('rs.rule_id', inRules()).orderBy('rs.position'),
-    knex('distributions').select('id', 'rule_id', 'variant_id', 'rollout').whereIn('rule_id', inRules())
-      .orderBy([{ column: 'created_at' }, { column: 'id' }]),
+    read(knex('variants').whereIn('flag_id', variantIds).orderBy([{ column: 'created_at' }, { column: 'id' }]), ['id', 'flag_id', 'key', 'attachment']),
+    read(knex('rules').whereIn('flag_id', variantIds).orderBy([{ column: 'rank' }, { column: 'created_at' }, { column: 'id' }]),
+      ['id', 'flag_id', 'rank', 'segment_operator']),
+    read(knex('rule_segments as rs').join('segments as s', 's.id', 'rs.segment_id').whereIn('rs.rule_id', inRules()).orderBy('rs.position'),
+      ['rs.rule_id', 's.key']),
+    read(knex('distributions').whereIn('rule_id', inRules()).orderBy([{ column: 'created_at' }, { column: 'id' }]),
+      ['id', 'rule_id', 'variant_id', 'rollout']),
   ];
   const ofBooleanFlags = booleanIds.length === 0 ? [] : [
-    knex('rollouts').select('id', 'flag_id', 'type', 'rank', 'description', 'percentage', 'segment_operator', 'value')
-      .whereIn('flag_id', booleanIds).orderBy([{ column: 'rank' }, { column: 'created_at' }, { column: 'id' }]),
-    knex('rollout_segments as rs').join('segments as s', 's.id', 'rs.segment_id').select('rs.rollout_id', 's.key')
-      .whereIn('rs.rollout_id', inRollouts()).orderBy('rs.position'),
+    read(knex('rollouts').whereIn('flag_id', booleanIds).orderBy([{ column: 'rank' }, { column: 'created_at' }, { column: 'id' }]),
+      ['id', 'flag_id', 'type', 'rank', 'description', 'percentage', 'segment_operator', 'value']),
+    read(knex('rollout_segments as rs').join('segments as s', 's.id', 'rs.segment_id').whereIn('rs.rollout_id', inRollouts()).orderBy('rs.position'),
+      ['rs.rollout_id', 's.key']),
   ];
-  const results = (await readAll(knex, [...ofVariantFlags, ...ofBooleanFlags])) as Row[][];
+  const results = await readAll(knex, [...ofVariantFlags, ...ofBooleanFlags]);
   const [variants, rules, ruleSegments, distributions] = variantIds.length === 0 ? [[], [], [], []] : results.slice(0, 4);
   const [rollouts, rolloutSegments] = booleanIds.length === 0 ? [[], []] : results.slice(ofVariantFlags.length);
 
@@ -152,11 +152,11 @@ async function withChildren(knex: Knex, flags: Row[]): Promise<SourceFlag[]> {
 export async function loadSegments(knex: Knex, namespaceKey: string, keys?: readonly string[]): Promise<SourceSegment[]> {
   if (keys?.length === 0) return [];
   const inNamespace = (q: Knex.QueryBuilder) => (keys ? q.where('namespace_key', namespaceKey).whereIn('key', keys) : q.where('namespace_key', namespaceKey));
-  const [segments, constraints] = (await readAll(knex, [
-    inNamespace(knex('segments').select('id', 'key', 'name', 'description', 'match_type')).orderBy([{ column: 'created_at' }, { column: 'key' }]),
-    knex('constraints').select('id', 'segment_id', 'type', 'property', 'operator', 'value').whereIn('segment_id', inNamespace(knex('segments').select('id')))
-      .orderBy([{ column: 'created_at' }, { column: 'id' }]),
-  ])) as Row[][];
+  const [segments, constraints] = await readAll(knex, [
+    read(inNamespace(knex('segments')).orderBy([{ column: 'created_at' }, { column: 'key' }]), ['id', 'key', 'name', 'description', 'match_type']),
+    read(knex('constraints').whereIn('segment_id', inNamespace(knex('segments').select('id'))).orderBy([{ column: 'created_at' }, { column: 'id' }]),
+      ['id', 'segment_id', 'type', 'property', 'operator', 'value']),
+  ]);
   const constraintsOfSegment = groupBy(constraints, 'segment_id', (c) => ({
     id: str(c.id), type: num(c.type), property: str(c.property), operator: str(c.operator), value: str(c.value),
   }));

@@ -5,6 +5,7 @@
  */
 import type { EntityManager } from '@mikro-orm/core';
 import type { EntityManager as SqlEntityManager, Knex } from '@mikro-orm/knex';
+import { DIALECTS } from './dialects';
 
 export type Row = Record<string, unknown>;
 
@@ -29,13 +30,49 @@ export function knexOf(em: EntityManager): Knex {
   return (em.getTransactionContext<Knex.Transaction>() ?? (em as SqlEntityManager).getKnex()) as Knex;
 }
 
+/** A read: a query and the columns it selects, by the names its rows carry them under. */
+export interface Read {
+  query: Knex.QueryBuilder;
+  columns: readonly string[];
+}
+
 /**
- * Runs the queries side by side on the pool's connections, or one after the other in a transaction, which has one
- * connection (pg refuses queries queued on one client from version 9).
+ * `query` selecting `columns` (`table.column` or plain; a row carries each under the part after the last dot): the
+ * column list is written once, for the select and for rows that come packed (packedRows in the dialect table).
  */
-export async function readAll(knex: Knex, queries: Knex.QueryBuilder[]): Promise<unknown[]> {
-  if (!(knex as Knex.Transaction).isTransaction) return Promise.all(queries);
-  const results: unknown[] = [];
-  for (const query of queries) results.push(await query);
+export function read(query: Knex.QueryBuilder, columns: readonly string[]): Read {
+  return { query: query.select(columns as string[]), columns: columns.map((c) => c.slice(c.lastIndexOf('.') + 1)) };
+}
+
+/**
+ * Runs the reads side by side on the pool's connections, or one after the other in a transaction, which has one
+ * connection (pg refuses queries queued on one client from version 9). On a dialect that packs rows, each read's
+ * rows come as one JSON text and are unpacked here into the same plain rows.
+ */
+export async function readAll(knex: Knex, reads: readonly Read[]): Promise<Row[][]> {
+  const pack = packerOf(knex);
+  const run = (r: Read): Promise<Row[]> => (pack ? readPacked(knex, r, pack) : (r.query as unknown as Promise<Row[]>));
+  if (!(knex as Knex.Transaction).isTransaction) return Promise.all(reads.map(run));
+  const results: Row[][] = [];
+  for (const r of reads) results.push(await run(r));
   return results;
+}
+
+type Packer = NonNullable<(typeof DIALECTS)[number]['packedRows']>;
+
+function packerOf(knex: Knex): Packer | undefined {
+  const name = (knex as unknown as { client?: { dialect?: string } }).client?.dialect;
+  return DIALECTS.find((d) => d.knexDialect !== undefined && d.knexDialect === name)?.packedRows;
+}
+
+async function readPacked(knex: Knex, { query, columns }: Read, pack: Packer): Promise<Row[]> {
+  const { sql, bindings } = query.toSQL().toNative();
+  const [result] = (await knex.raw(pack(sql, columns), bindings as Knex.RawBinding[])) as Array<{ rows: string }>;
+  const rows: Row[] = [];
+  for (const values of JSON.parse(result.rows) as unknown[][]) {
+    const row: Row = {};
+    for (let i = 0; i < columns.length; i++) row[columns[i]] = values[i];
+    rows.push(row);
+  }
+  return rows;
 }
