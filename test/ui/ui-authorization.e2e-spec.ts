@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { bearer, eventually } from '../auth/support';
 import { policyFile, startAuthorized, tokenWithRole } from '../authorization/support';
 import { client, type RunningFlagpole } from '../support/flagpole';
-import { browserDescribe, buildUiOnce, collectPageErrors, launchBrowser, shotsAtEveryWidth, signInWithToken } from './support/browser';
+import { browserDescribe, buildUiOnce, collectPageErrors, enabledWrites, launchBrowser, shotsAtEveryWidth, signInWithToken } from './support/browser';
 
 jest.setTimeout(120_000);
 
@@ -57,8 +57,6 @@ segments:
     value: pro
 `;
 
-/** Names of what would write: a button, link or switch named like this must not be enabled where writing is denied. */
-const WRITES = /^(New |Add |Edit|Delete|Import|Save|Move |Create|Enable )/;
 
 browserDescribe('authorization in the web UI', () => {
   let fp: RunningFlagpole & { admin: ReturnType<typeof client> };
@@ -98,23 +96,6 @@ browserDescribe('authorization in the web UI', () => {
   }
   afterEach(() => expect(errors.splice(0)).toEqual([]));
 
-  /** The accessible names of the enabled buttons, links and switches in the page's main area. */
-  async function enabled(role: 'button' | 'link' | 'switch'): Promise<string[]> {
-    const names: string[] = [];
-    for (const control of await page.locator('main').getByRole(role).all()) {
-      if (!(await control.isEnabled())) continue;
-      names.push((await control.getAttribute('aria-label')) ?? (await control.innerText()).trim());
-    }
-    return names;
-  }
-
-  /** Every enabled control whose name says it writes. */
-  async function enabledWrites(): Promise<string[]> {
-    return [...(await enabled('button')), ...(await enabled('link')), ...(await enabled('switch')).map((n) => `switch ${n}`)].filter(
-      (n) => WRITES.test(n) || n.startsWith('switch '),
-    );
-  }
-
   /** The tooltip of each control of `role` named by `name`, each of which must be disabled. */
   async function reasons(role: 'button' | 'switch', name?: RegExp): Promise<string[]> {
     const out: string[] = [];
@@ -137,7 +118,7 @@ browserDescribe('authorization in the web UI', () => {
       expect(await page.getByRole('switch', { name: 'Enable checkout' }).getAttribute('aria-checked')).toBe('true');
       const changeFlags = 'Your role (viewer) may not change flags in production.';
       expect(await reasons('switch')).toEqual([changeFlags, changeFlags]);
-      expect(await enabledWrites()).toEqual([]);
+      expect(await enabledWrites(page)).toEqual([]);
       await shots('viewer-flags');
     });
 
@@ -163,7 +144,7 @@ browserDescribe('authorization in the web UI', () => {
       await page.getByRole('cell', { name: 'classic', exact: true }).waitFor();
       expect(await page.getByRole('button', { name: /^(Edit|Delete) variant/ }).count()).toBe(0);
       expect(await page.getByRole('button', { name: /^(Move|Edit|Delete) rule/ }).count()).toBe(0);
-      expect(await enabledWrites()).toEqual([]);
+      expect(await enabledWrites(page)).toEqual([]);
       expect(await page.getByRole('link', { name: 'Try in console' }).isVisible()).toBe(true);
       await shots('viewer-flag');
 
@@ -178,14 +159,14 @@ browserDescribe('authorization in the web UI', () => {
       await page.getByText('Threshold', { exact: true }).waitFor();
       expect(await reasons('button', /^Add rollout$/)).toEqual(['Your role (viewer) may not create flags in production.']);
       expect(await page.getByRole('button', { name: /^(Move|Edit|Delete) rollout/ }).count()).toBe(0);
-      expect(await enabledWrites()).toEqual([]);
+      expect(await enabledWrites(page)).toEqual([]);
     });
 
     it('sees segments and a segment\'s constraints without being able to change them', async () => {
       await open('/namespaces/production/segments');
       await page.getByRole('link', { name: 'Beta users' }).waitFor();
       expect(await reasons('button', /^New segment$/)).toEqual(['Your role (viewer) may not create segments in production.']);
-      expect(await enabledWrites()).toEqual([]);
+      expect(await enabledWrites(page)).toEqual([]);
 
       await page.getByRole('link', { name: 'Beta users' }).click();
       await page.getByRole('cell', { name: 'plan', exact: true }).waitFor();
@@ -198,7 +179,7 @@ browserDescribe('authorization in the web UI', () => {
         'Your role (viewer) may not delete segments in production.',
         'Your role (viewer) may not create segments in production.',
       ]);
-      expect(await enabledWrites()).toEqual([]);
+      expect(await enabledWrites(page)).toEqual([]);
       await shots('viewer-segment');
     });
 
@@ -221,7 +202,7 @@ browserDescribe('authorization in the web UI', () => {
       expect(await page.getByRole('button', { name: /namespace production$/ }).evaluateAll((es) => es.map((e) => e.getAttribute('aria-label')))).toEqual([
         'Export namespace production',
       ]);
-      expect(await enabledWrites()).toEqual([]);
+      expect(await enabledWrites(page)).toEqual([]);
       await shots('viewer-namespaces');
     });
 
@@ -230,7 +211,7 @@ browserDescribe('authorization in the web UI', () => {
       await page.getByRole('alert').waitFor();
       expect(await page.getByRole('alert').textContent()).toBe('Your role (viewer) may not see static tokens.');
       expect(await reasons('button', /^New token$/)).toEqual(['Your role (viewer) may not create static tokens.']);
-      expect(await enabledWrites()).toEqual([]);
+      expect(await enabledWrites(page)).toEqual([]);
       await shots('viewer-tokens');
     });
   });
@@ -244,7 +225,7 @@ browserDescribe('authorization in the web UI', () => {
     it('starts in production (it may not see default) and edits there: a switch changes the flag', async () => {
       await page.getByRole('link', { name: 'Dark mode' }).waitFor();
       expect(page.url()).toBe(`${fp.url}/#/namespaces/production/flags`);
-      expect(await enabledWrites()).toEqual(['New flag', 'switch Enable checkout', 'switch Enable dark-mode']);
+      expect(await enabledWrites(page)).toEqual(['New flag', 'switch Enable checkout', 'switch Enable dark-mode']);
       expect(await page.getByRole('switch', { name: 'Enable dark-mode' }).getAttribute('title')).toBeNull();
       await page.getByRole('switch', { name: 'Enable dark-mode' }).click();
       await page.getByText('dark-mode is enabled').waitFor();
@@ -257,7 +238,7 @@ browserDescribe('authorization in the web UI', () => {
       await page.getByText('then serve').waitFor();
       expect(await page.getByLabel('Name', { exact: true }).isEditable()).toBe(true);
       expect(await page.locator('.lock-reason').count()).toBe(0);
-      const writes = await enabledWrites();
+      const writes = await enabledWrites(page);
       for (const name of ['Delete flag', 'Add variant', 'Edit variant classic', 'Delete variant express', 'Add rule', 'Edit rule 1', 'Delete rule 1', 'switch Enabled']) {
         expect(writes).toContain(name);
       }
@@ -268,7 +249,7 @@ browserDescribe('authorization in the web UI', () => {
       await page.getByRole('heading', { name: 'No access to this namespace', level: 1 }).waitFor();
       expect(await page.getByRole('alert').textContent()).toBe('Your role (production-editor) may not see namespace staging.');
       expect(await page.locator('main').getByRole('link', { name: 'production', exact: true }).getAttribute('href')).toBe('#/namespaces/production/flags');
-      expect(await enabledWrites()).toEqual([]);
+      expect(await enabledWrites(page)).toEqual([]);
       await shots('editor-no-access');
     });
 
@@ -294,19 +275,19 @@ browserDescribe('authorization in the web UI', () => {
       const roles = 'Your roles (production-editor, viewer)';
       expect(await reasons('button', /^New flag$/)).toEqual([`${roles} may not create flags in staging.`]);
       expect(await reasons('switch')).toEqual([`${roles} may not change flags in staging.`, `${roles} may not change flags in staging.`]);
-      expect(await enabledWrites()).toEqual([]);
+      expect(await enabledWrites(page)).toEqual([]);
       await shots('editor-viewer-staging-flags');
 
       await open('/namespaces/staging/flags/checkout');
       await page.getByText('then serve').waitFor();
       expect(await page.locator('.lock-reason').textContent()).toBe(`${roles} may not change flags in staging.`);
       expect(await page.getByRole('button', { name: /^(Edit|Delete) variant/ }).count()).toBe(0);
-      expect(await enabledWrites()).toEqual([]);
+      expect(await enabledWrites(page)).toEqual([]);
       await shots('editor-viewer-staging-flag');
 
       await open('/namespaces/production/flags');
       await page.getByRole('link', { name: 'Dark mode' }).waitFor();
-      expect(await enabledWrites()).toEqual(['New flag', 'switch Enable checkout', 'switch Enable dark-mode']);
+      expect(await enabledWrites(page)).toEqual(['New flag', 'switch Enable checkout', 'switch Enable dark-mode']);
     });
   });
 

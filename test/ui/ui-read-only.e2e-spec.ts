@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { client, http, RunningFlagpole, startFlagpole } from '../support/flagpole';
-import { browserDescribe, buildUiOnce, collectPageErrors, launchBrowser, shotsAtEveryWidth } from './support/browser';
+import { browserDescribe, buildUiOnce, collectPageErrors, enabledWrites, launchBrowser, shotsAtEveryWidth } from './support/browser';
 
 jest.setTimeout(120_000);
 
@@ -70,9 +70,6 @@ segments:
     value: "18"
 `;
 
-/** Names of what would change flag state: a button, link or switch named like this must not be enabled. */
-const WRITES = /^(New |Add |Edit|Delete|Import|Save|Move |Create|Enable )/;
-
 interface InPage {
   document: {
     getElementById(id: string): { textContent: string | null } | null;
@@ -97,23 +94,6 @@ browserDescribe('a read-only Flagpole in the web UI', () => {
     await browser?.close();
   });
   afterEach(() => expect(errors.splice(0)).toEqual([]));
-
-  /** The accessible names of the enabled buttons, links and switches in the page's main area. */
-  async function enabled(role: 'button' | 'link' | 'switch'): Promise<string[]> {
-    const names: string[] = [];
-    for (const control of await page.locator('main').getByRole(role).all()) {
-      if (!(await control.isEnabled())) continue;
-      names.push((await control.getAttribute('aria-label')) ?? (await control.innerText()).trim());
-    }
-    return names;
-  }
-
-  /** Every enabled control whose name says it writes; [] on a read-only page. */
-  async function enabledWrites(): Promise<string[]> {
-    return [...(await enabled('button')), ...(await enabled('link')), ...(await enabled('switch')).map((n) => `switch ${n}`)].filter(
-      (n) => WRITES.test(n) || n.startsWith('switch '),
-    );
-  }
 
   /** The text of what `aria-describedby` points at, for each disabled control of `role` named by `name`. */
   async function reasons(role: 'button' | 'switch', name?: RegExp): Promise<string[]> {
@@ -162,7 +142,7 @@ browserDescribe('a read-only Flagpole in the web UI', () => {
       expect(await page.getByRole('switch', { name: 'Enable checkout' }).getAttribute('aria-checked')).toBe('true');
       expect(await page.getByRole('switch', { name: 'Enable dark-mode' }).getAttribute('aria-checked')).toBe('false');
       expect(await reasons('switch')).toEqual([LOCAL_NOTICE, LOCAL_NOTICE]);
-      expect(await enabledWrites()).toEqual([]);
+      expect(await enabledWrites(page)).toEqual([]);
       await shots('flags');
     });
 
@@ -184,7 +164,7 @@ browserDescribe('a read-only Flagpole in the web UI', () => {
       await page.getByRole('cell', { name: 'classic', exact: true }).waitFor();
       expect(await page.getByRole('button', { name: /^(Edit|Delete) variant/ }).count()).toBe(0);
       expect(await page.getByRole('button', { name: /^(Move|Edit|Delete) rule/ }).count()).toBe(0);
-      expect(await enabledWrites()).toEqual([]);
+      expect(await enabledWrites(page)).toEqual([]);
       expect(await page.getByRole('link', { name: 'Try in console' }).isVisible()).toBe(true);
       await shots('flag-variant');
     });
@@ -195,7 +175,7 @@ browserDescribe('a read-only Flagpole in the web UI', () => {
       expect(await page.getByText('Threshold', { exact: true }).isVisible()).toBe(true);
       expect(await reasons('button', /^(Delete flag|Add rollout)$/)).toEqual([LOCAL_NOTICE, LOCAL_NOTICE]);
       expect(await page.getByRole('button', { name: /^(Move|Edit|Delete) rollout/ }).count()).toBe(0);
-      expect(await enabledWrites()).toEqual([]);
+      expect(await enabledWrites(page)).toEqual([]);
     });
 
     it('segments and a segment: New segment, details, match type and constraints locked', async () => {
@@ -203,7 +183,7 @@ browserDescribe('a read-only Flagpole in the web UI', () => {
       await page.getByRole('link', { name: 'Beta users' }).waitFor();
       expect(await page.getByRole('link', { name: 'New segment' }).count()).toBe(0);
       expect(await reasons('button', /^New segment$/)).toEqual([LOCAL_NOTICE]);
-      expect(await enabledWrites()).toEqual([]);
+      expect(await enabledWrites(page)).toEqual([]);
 
       await page.getByRole('link', { name: 'Beta users' }).click();
       await page.getByRole('cell', { name: 'plan', exact: true }).waitFor();
@@ -214,7 +194,7 @@ browserDescribe('a read-only Flagpole in the web UI', () => {
       expect(await page.getByRole('button', { name: 'Save details' }).count()).toBe(0);
       expect(await page.getByRole('button', { name: /constraint on/ }).count()).toBe(0);
       expect(await reasons('button', /^(Delete segment|Add constraint)$/)).toEqual([LOCAL_NOTICE, LOCAL_NOTICE]);
-      expect(await enabledWrites()).toEqual([]);
+      expect(await enabledWrites(page)).toEqual([]);
       await shots('segment');
     });
 
@@ -234,7 +214,7 @@ browserDescribe('a read-only Flagpole in the web UI', () => {
       expect(await page.getByRole('button', { name: /namespace default$/ }).evaluateAll((es) => es.map((e) => e.getAttribute('aria-label')))).toEqual([
         'Export namespace default',
       ]);
-      expect(await enabledWrites()).toEqual([]);
+      expect(await enabledWrites(page)).toEqual([]);
       await shots('namespaces');
 
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export namespace default' }).click()]);
@@ -282,7 +262,7 @@ browserDescribe('a read-only Flagpole in the web UI', () => {
         expect(await page.getByRole('note').count()).toBe(0);
         expect(await page.getByRole('link', { name: 'New flag' }).isVisible()).toBe(true);
         // What the read-only cases find nothing of is here: the helper can fail.
-        expect(await enabledWrites()).toEqual(['New flag', 'switch Enable checkout']);
+        expect(await enabledWrites(page)).toEqual(['New flag', 'switch Enable checkout']);
       } finally {
         await fp.close();
       }

@@ -122,3 +122,22 @@ export async function signInWithToken(page: Page, url: string, token: string): P
   await page.getByRole('button', { name: 'Sign in with token' }).click();
   await page.getByRole('heading', { name: 'Flags', level: 1 }).waitFor();
 }
+
+/** Names of what would write: a button, link or switch named like this must not be enabled where writing is denied. */
+const WRITES = /^(New |Add |Edit|Delete|Import|Save|Move |Create|Enable )/;
+
+/** The accessible names of the enabled controls of `role` in the page's main area. */
+export async function enabledControls(page: Page, role: 'button' | 'link' | 'switch'): Promise<string[]> {
+  const names: string[] = [];
+  for (const control of await page.locator('main').getByRole(role).all()) {
+    if (!(await control.isEnabled())) continue;
+    names.push((await control.getAttribute('aria-label')) ?? (await control.innerText()).trim());
+  }
+  return names;
+}
+
+/** Every enabled control in the main area whose name says it writes (switches as `switch <name>`); [] on a read-only page. */
+export async function enabledWrites(page: Page): Promise<string[]> {
+  const [buttons, links, switches] = [await enabledControls(page, 'button'), await enabledControls(page, 'link'), await enabledControls(page, 'switch')];
+  return [...buttons, ...links].filter((n) => WRITES.test(n)).concat(switches.map((n) => `switch ${n}`));
+}
