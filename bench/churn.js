@@ -2,7 +2,9 @@
 // Evaluation under change (issue 22): how a namespace's size and a stream of writes to it affect evaluation.
 // Per namespace size (1,000 / 10,000 / 50,000 flags, BENCH_CHURN_SIZES to choose): a SQLite file seeded directly
 // (bench/churn-seed.js), then a fresh Flagpole process on it (built, auth off, as `npm run bench` starts it), measured:
-// - the first evaluation after start (the namespace loaded and compiled) and the server's RSS after it;
+// - the first evaluation after start (the namespace loaded and compiled) and the server's RSS after it, while the
+//   20-flag namespace (loaded just before) is evaluated at a steady 1,000/s: its p99 and worst latency show how long
+//   the load held the event loop;
 // - variant evaluations of random flags of the namespace at a steady 1,000/s (bench/paced.js, latency from the time
 //   each request was due) for BENCH_CHURN_SECONDS (default 9) while 0, 1 and 10 writes/s go to the same namespace
 //   through the REST API, and the writes' own latency;
@@ -11,30 +13,41 @@
 // The writes take turns: a flag's enabled and description, a distribution's rollout, a segment constraint's value,
 // creating a flag and deleting it again. Each is awaited before the next; they are due at a fixed pace.
 // Between cells the server is left to finish what the writes started (until its CPU is quiet, at most 30 s).
+// Each size is measured per authentication mode (BENCH_CHURN_AUTH, default `off,token,jwt`: authentication off, a
+// static token, a JWT; bench/run.js's modes), on its own copy of the same seeded file, every request carrying the
+// mode's credential: production runs with authentication required.
 // Every wait is bounded: evaluations give up after EVAL_TIMEOUT_MS and writes after WRITE_TIMEOUT_MS (both counted
 // and printed; a percentile reached by the requests given up shows as `>` the limit), and the whole section after
 // BENCH_CHURN_DEADLINE seconds; the servers are killed however it ends.
 // Run alone after `npm run build`: `node bench/churn.js`.
 'use strict';
-const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
+const { copyFileSync, mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir, cpus } = require('node:os');
 const { join } = require('node:path');
 const { performance } = require('node:perf_hooks');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { call } = require('./seed');
 const { paced } = require('./paced');
-const { startFlagpole, waitForHealth, cpuMicros } = require('./run');
+const { authModes, startFlagpole, waitForHealth, cpuMicros } = require('./run');
 const { seedChurnDb, PLANS } = require('./churn-seed');
 
 const SIZES = (process.env.BENCH_CHURN_SIZES || '1000,10000,50000').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_CHURN_SECONDS || 9);
-const DEADLINE_S = Number(process.env.BENCH_CHURN_DEADLINE || 600);
+const DEADLINE_S = Number(process.env.BENCH_CHURN_DEADLINE || 1500);
+/** bench/run.js's mode names, by the short names BENCH_CHURN_AUTH takes. */
+const AUTH_MODES = { off: 'auth off', token: 'static token', jwt: 'JWT' };
+const AUTH = (process.env.BENCH_CHURN_AUTH || 'off,token,jwt').split(',').map((m) => {
+  if (!AUTH_MODES[m]) throw new Error(`BENCH_CHURN_AUTH: unknown mode "${m}" (off, token, jwt)`);
+  return m;
+});
 const RATE = 1000;
 const CONNECTIONS = 50;
 const SMALL_FLAGS = 20;
 const EVAL_TIMEOUT_MS = 3000;
 const WRITE_TIMEOUT_MS = 5000;
 const FIRST_EVAL_TIMEOUT_MS = 120000;
+/** Seconds of the small namespace's evaluations around the big one's first load (50,000 flags load in about 1–2 s). */
+const LOAD_WINDOW_S = Number(process.env.BENCH_CHURN_LOAD_WINDOW || 4);
 const PORT = 18180;
 
 /** The Flagpole processes running now: killed on every way out. */
@@ -79,10 +92,10 @@ const evaluation = (ns, flags) => (i) => ({
   context: { plan: 'pro' },
 });
 
-/** One write of each kind in turn, all to the namespace `ns` whose rows `at` addresses. */
-function writes(base, ns, flags, at) {
+/** One write of each kind in turn, all to the namespace `ns` whose rows `at` addresses, with the mode's `headers`. */
+function writes(base, ns, flags, at, headers) {
   const N = `/api/v1/namespaces/${ns}`;
-  const api = (method, path, body) => call(base, method, path, body, {}, { signal: AbortSignal.timeout(WRITE_TIMEOUT_MS) });
+  const api = (method, path, body) => call(base, method, path, body, headers, { signal: AbortSignal.timeout(WRITE_TIMEOUT_MS) });
   const any = () => at.flag(Math.floor(Math.random() * flags));
   const created = [];
   let made = 0;
@@ -147,12 +160,12 @@ function percentile(xs, q) {
  * Evaluations of `evalNs` at the steady rate while `writeRate` writes/s go to the big namespace; with `alongside`,
  * the big namespace's evaluations at that rate too (not counted).
  */
-async function cell(base, evalNs, evalFlags, write, writeRate, alongside) {
+async function cell(base, headers, evalNs, evalFlags, write, writeRate, alongside) {
   const url = `${base}/evaluate/v1/variant`;
   const [evals, w] = await Promise.all([
-    paced(url, evaluation(evalNs, evalFlags), { rate: RATE, seconds: SECONDS, connections: CONNECTIONS, timeout: EVAL_TIMEOUT_MS }),
+    paced(url, evaluation(evalNs, evalFlags), { rate: RATE, seconds: SECONDS, connections: CONNECTIONS, timeout: EVAL_TIMEOUT_MS, headers }),
     writeLoop(write, writeRate, SECONDS),
-    alongside && paced(url, evaluation('churn', alongside.flags), { rate: alongside.rate, seconds: SECONDS, connections: 5, timeout: EVAL_TIMEOUT_MS }),
+    alongside && paced(url, evaluation('churn', alongside.flags), { rate: alongside.rate, seconds: SECONDS, connections: 5, timeout: EVAL_TIMEOUT_MS, headers }),
   ]);
   return { evals, writes: { p50: percentile(w.latencies, 0.5), p99: percentile(w.latencies, 0.99), ...w } };
 }
@@ -169,40 +182,55 @@ async function quiet(pid, ms = 30000) {
   }
 }
 
-async function measureSize(dir, flags) {
+/** Seeds a file with the big and the small namespace; the modes each measure a copy of it. */
+async function seedSize(dir, flags) {
   const file = join(dir, `churn-${flags}.db`);
   const t0 = performance.now();
   const at = await seedChurnDb(file, [{ key: 'churn', flags }, { key: 'small', flags: SMALL_FLAGS }]);
-  const seedMs = performance.now() - t0;
-  const child = startFlagpole(dir, PORT, { FLAGPOLE_DB_URL: `file:${file}` });
+  return { file, at, seedMs: performance.now() - t0 };
+}
+
+async function measureSize(dir, flags, seeded, mode) {
+  const { at, seedMs } = seeded;
+  const file = join(dir, `churn-${flags}-${mode.short}.db`);
+  copyFileSync(seeded.file, file);
+  const { headers } = mode;
+  const child = startFlagpole(dir, PORT, { ...mode.env, FLAGPOLE_DB_URL: `file:${file}` });
   children.add(child);
   try {
     const base = `http://127.0.0.1:${PORT}`;
     await waitForHealth(`${base}/health`);
     const rssStarted = rssMiB(child.pid);
+    await call(base, 'POST', '/evaluate/v1/variant', evaluation('small', SMALL_FLAGS)(0), headers);
+    // The small namespace at the steady rate from half a second before the big one's first evaluation until after it.
+    const duringLoad = paced(`${base}/evaluate/v1/variant`, evaluation('small', SMALL_FLAGS), {
+      rate: RATE, seconds: LOAD_WINDOW_S, connections: CONNECTIONS, timeout: EVAL_TIMEOUT_MS, headers,
+    });
+    await sleep(500);
     const t1 = performance.now();
-    await call(base, 'POST', '/evaluate/v1/variant', evaluation('churn', flags)(0), {}, { signal: AbortSignal.timeout(FIRST_EVAL_TIMEOUT_MS) });
+    await call(base, 'POST', '/evaluate/v1/variant', evaluation('churn', flags)(0), headers, { signal: AbortSignal.timeout(FIRST_EVAL_TIMEOUT_MS) });
     const firstMs = performance.now() - t1;
+    const smallDuringLoad = await duringLoad;
     const rss = rssMiB(child.pid);
     // Warm-up (JIT, connections) on both namespaces, not counted.
-    await paced(`${base}/evaluate/v1/variant`, evaluation('churn', flags), { rate: RATE, seconds: 2, connections: CONNECTIONS, timeout: EVAL_TIMEOUT_MS });
-    await paced(`${base}/evaluate/v1/variant`, evaluation('small', SMALL_FLAGS), { rate: RATE, seconds: 1, connections: CONNECTIONS, timeout: EVAL_TIMEOUT_MS });
-    const write = writes(base, 'churn', flags, at.churn);
+    await paced(`${base}/evaluate/v1/variant`, evaluation('churn', flags), { rate: RATE, seconds: 2, connections: CONNECTIONS, timeout: EVAL_TIMEOUT_MS, headers });
+    await paced(`${base}/evaluate/v1/variant`, evaluation('small', SMALL_FLAGS), { rate: RATE, seconds: 1, connections: CONNECTIONS, timeout: EVAL_TIMEOUT_MS, headers });
+    const write = writes(base, 'churn', flags, at.churn, headers);
     const cells = {};
     const plan = [['w0', 'churn', flags, 0], ['w1', 'churn', flags, 1], ['w10', 'churn', flags, 10], ['small', 'small', SMALL_FLAGS, 10, { flags, rate: 10 }]];
     for (const [name, ns, nsFlags, writeRate, alongside] of plan) {
       await quiet(child.pid);
-      cells[name] = await cell(base, ns, nsFlags, write, writeRate, alongside);
+      cells[name] = await cell(base, headers, ns, nsFlags, write, writeRate, alongside);
       const c = cells[name];
       console.log(
-        `  ${flags} flags, ${name}: eval p50 ${c.evals.p50.toFixed(1)} p99 ${c.evals.p99.toFixed(1)} max ${c.evals.max.toFixed(0)} ms, ` +
+        `  ${flags} flags, ${mode.short}, ${name}: eval p50 ${c.evals.p50.toFixed(1)} p99 ${c.evals.p99.toFixed(1)} max ${c.evals.max.toFixed(0)} ms, ` +
           `${c.evals.timeouts} timeouts, ${c.evals.errors} errors, ${c.evals.achievedRate.toFixed(0)}/s` +
           (writeRate ? `; writes ${c.writes.latencies.length} at ${c.writes.rate.toFixed(1)}/s p50 ${c.writes.p50.toFixed(1)} p99 ${c.writes.p99.toFixed(1)} ms, ${c.writes.timeouts} timeouts, ${c.writes.errors} errors` : ''),
       );
       // The writes' last changes are taken in before the next cell (then `quiet` waits for the work to end).
-      await call(base, 'POST', '/evaluate/v1/variant', evaluation('churn', flags)(0), {}, { signal: AbortSignal.timeout(30000) }).catch(() => {});
+      await call(base, 'POST', '/evaluate/v1/variant', evaluation('churn', flags)(0), headers, { signal: AbortSignal.timeout(30000) }).catch(() => {});
     }
-    return { flags, seedMs, firstMs, rssStarted, rss, cells };
+    return { flags, auth: mode.short, seedMs, firstMs, smallDuringLoad, rssStarted, rss, cells };
   } finally {
     await stop(child);
     rmSync(file, { force: true });
@@ -219,8 +247,11 @@ const writeAt = (c, q) => latency(q === 0.5 ? c.writes.p50 : c.writes.p99, q, c.
 
 const COLUMNS = [
   ['flags', (r) => String(r.flags)],
+  ['auth', (r) => r.auth],
   ['first eval', (r) => r.firstMs.toFixed(0)],
   ['RSS MiB', (r) => r.rss.toFixed(0)],
+  ['20-flag ns during it p99', (r) => r.smallDuringLoad.p99.toFixed(1)],
+  ['max', (r) => r.smallDuringLoad.max.toFixed(1)],
   ['0 w/s p50', (r) => evalAt(r.cells.w0, 0.5)],
   ['p99', (r) => evalAt(r.cells.w0, 0.99)],
   ['1 w/s p50', (r) => evalAt(r.cells.w1, 0.5)],
@@ -242,11 +273,12 @@ const COLUMNS = [
 
 function printTable(rows) {
   console.log(
-    `\nevaluation under change (ms unless noted): first evaluation after start (load + compile) and RSS after it; variant ` +
+    `\nevaluation under change (ms unless noted): first evaluation after start (load + compile) and RSS after it, and a ` +
+      `20-flag namespace's evaluations at ${RATE}/s meanwhile (${LOAD_WINDOW_S} s around the load); variant ` +
       `evaluations of random flags at a steady ${RATE}/s, ${SECONDS} s per cell, latency from due time, given up after ` +
       `${EVAL_TIMEOUT_MS} ms; with 0, 1, 10 writes/s to the namespace through the REST API (each awaited, given up after ` +
       `${WRITE_TIMEOUT_MS} ms; at 1/s the p99 is the slowest of ${SECONDS}); 20-flag ns = another namespace at ${RATE}/s ` +
-      'while this one takes 10 writes/s (and 10 evaluations/s)',
+      'while this one takes 10 writes/s (and 10 evaluations/s); auth = off, a static token or a JWT on every request',
   );
   const cells = rows.map((r) => COLUMNS.map(([, f]) => f(r)));
   const widths = COLUMNS.map(([h], i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
@@ -264,12 +296,19 @@ async function main() {
   deadline.unref();
   dir = mkdtempSync(join(tmpdir(), 'flagpole-churn-'));
   const t0 = performance.now();
-  console.log(`\nchurn: namespaces of ${SIZES.join(', ')} flags; ${cpus().length} cores, Node ${process.version}`);
+  console.log(`\nchurn: namespaces of ${SIZES.join(', ')} flags, auth ${AUTH.join(', ')}; ${cpus().length} cores, Node ${process.version}`);
+  const byName = new Map((await authModes(dir)).map((m) => [m.name, m]));
+  const modes = AUTH.map((short) => ({ ...byName.get(AUTH_MODES[short]), short }));
   try {
     for (const flags of SIZES) {
-      const row = await measureSize(dir, flags);
-      console.log(`  ${flags} flags: seeded in ${row.seedMs.toFixed(0)} ms; RSS ${row.rssStarted.toFixed(0)} MiB started, ${row.rss.toFixed(0)} MiB after the first evaluation`);
-      rows.push(row);
+      const seeded = await seedSize(dir, flags);
+      console.log(`  ${flags} flags: seeded in ${seeded.seedMs.toFixed(0)} ms`);
+      for (const mode of modes) {
+        const row = await measureSize(dir, flags, seeded, mode);
+        console.log(`  ${flags} flags, ${mode.short}: RSS ${row.rssStarted.toFixed(0)} MiB started, ${row.rss.toFixed(0)} MiB after the first evaluation`);
+        rows.push(row);
+      }
+      rmSync(seeded.file, { force: true });
     }
   } finally {
     if (rows.length) printTable(rows);

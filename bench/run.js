@@ -11,7 +11,7 @@
 // then both at a fixed 1,000 req/s two ways: steady (one request every millisecond, bench/paced.js, the measurement
 // the target is about) and autocannon's overallRate (which sends each second's 1,000 requests as a burst at its
 // start); then the 10,000-flag snapshot build time and RSS (bench/snapshot-10k.js); then evaluation under writes
-// (bench/churn.js; BENCH_CHURN=0 skips it). Numbers, not assertions. Each case takes, per server, BENCH_WARMUP +
+// (bench/churn.js, in each authentication mode; BENCH_CHURN=0 skips it). Numbers, not assertions. Each case takes, per server, BENCH_WARMUP +
 // 3 × BENCH_ROUNDS × BENCH_DURATION seconds (a full-speed-only case 1 × instead of 3 ×): about 23 min for the
 // tables by default (14 server-cases of 93 s, 2 of 33 s).
 // The load generator shares the machine's cores with the server under test, so one run swings by several per cent
