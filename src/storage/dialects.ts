@@ -34,9 +34,10 @@ export interface Dialect {
    * result columns are `columns`, in order) as one JSON text, an array of arrays, in the column `rows`. SQLite's
    * driver builds every row's object through N-API on the event loop, about 3 µs a row; SQLite builds the JSON in
    * C and JSON.parse reads it about three times faster, in shorter stretches. A value may come as text where the
-   * driver gives a number (read numbers with `num`).
+   * driver gives a number (read numbers with `num`). `tooLarge` tells the error of a result too large for one text
+   * (SQLite's is 1e9 bytes: 1,000 variants with 1 MB attachments), whose rows are then read one by one.
    */
-  packedRows?(sql: string, columns: readonly string[]): string;
+  packedRows?: { select(sql: string, columns: readonly string[]): string; tooLarge(error: unknown): boolean };
 }
 
 const PG_LOCK = { acquire: 'select pg_advisory_xact_lock(727274321)' };
@@ -55,9 +56,12 @@ export const DIALECTS: readonly Dialect[] = [
     // A subquery with ORDER BY under an aggregate is never flattened, so the array keeps the subquery's order. JSON
     // writes a REAL with 15 significant digits, which does not give back every double (a float32 percentage such as
     // 33.29999923706055 would come back 33.2999992370605): REALs are written as text with 17, exact.
-    packedRows: (sql, columns) => {
-      const values = columns.map((c) => `case typeof("${c}") when 'real' then printf('%!.17g', "${c}") else "${c}" end`);
-      return `select json_group_array(json_array(${values.join(', ')})) as "rows" from (${sql})`;
+    packedRows: {
+      select(sql, columns) {
+        const values = columns.map((c) => `case typeof("${c}") when 'real' then printf('%!.17g', "${c}") else "${c}" end`);
+        return `select json_group_array(json_array(${values.join(', ')})) as "rows" from (${sql})`;
+      },
+      tooLarge: (error) => (error as { code?: unknown } | null)?.code === 'SQLITE_TOOBIG',
     },
     orm(url) {
       const file = sqlitePath(url);

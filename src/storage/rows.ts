@@ -67,7 +67,13 @@ function packerOf(knex: Knex): Packer | undefined {
 
 async function readPacked(knex: Knex, { query, columns }: Read, pack: Packer): Promise<Row[]> {
   const { sql, bindings } = query.toSQL().toNative();
-  const [result] = (await knex.raw(pack(sql, columns), bindings as Knex.RawBinding[])) as Array<{ rows: string }>;
+  let result: { rows: string };
+  try {
+    [result] = (await knex.raw(pack.select(sql, columns), bindings as Knex.RawBinding[])) as Array<{ rows: string }>;
+  } catch (error) {
+    if (pack.tooLarge(error)) return query as unknown as Promise<Row[]>;
+    throw error;
+  }
   const rows: Row[] = [];
   for (const values of JSON.parse(result.rows) as unknown[][]) {
     const row: Row = {};
