@@ -37,8 +37,12 @@ export async function loadNamespaceSource(em: EntityManager, namespaceKey: strin
   return { key: namespaceKey, version, flags, segments };
 }
 
-/** Flags per page of a full load: bounds each query's rows and the work between two turns of the event loop. */
-export const FLAGS_PER_PAGE = 1000;
+/**
+ * Flags per page of a full load: bounds each query's rows and the work between two turns of the event loop. Measured
+ * on 10,000 flags (SQLite, 2 cores): 1,000 a page held the loop up to 22–27 ms at a time while a page's rows became
+ * flags, 500 up to 15 ms, 250 up to 11 ms; the whole load took 440–600, 510–615 and 620–710 ms.
+ */
+export const FLAGS_PER_PAGE = 500;
 
 const FLAG_COLUMNS = ['id', 'key', 'name', 'description', 'enabled', 'type', 'default_variant_id', 'created_at', 'updated_at'];
 
