@@ -19,6 +19,13 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     reportCompressedSize: false,
+    rolldownOptions: {
+      onwarn(warning, warn) {
+        // TanStack Query's modules start with "use client", a marker for React Server Components: this build has none.
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+        warn(warning);
+      },
+    },
   },
   server: {
     port: 5173,

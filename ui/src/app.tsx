@@ -1,6 +1,6 @@
 /** The UI: sign-in state first, then the shell and the page the hash names. */
-import { useEffect } from 'react';
-import type { UiSettings } from './api/types';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { queryClient } from './api/query-client';
 import { Loading } from './components/loading';
 import { NoticeProvider } from './components/notices';
 import { Shell } from './layout/shell';
@@ -8,20 +8,23 @@ import { LoginPage } from './pages/login-page';
 import { Routes } from './routes';
 import { NamespacesProvider } from './session/namespaces';
 import { SessionProvider, useSession } from './session/session';
+import { useAppliedTheme, useTheme } from './session/theme';
 
 export function App() {
   return (
-    <NoticeProvider>
-      <SessionProvider>
-        <Gate />
-      </SessionProvider>
-    </NoticeProvider>
+    <QueryClientProvider client={queryClient}>
+      <NoticeProvider>
+        <SessionProvider>
+          <Gate />
+        </SessionProvider>
+      </NoticeProvider>
+    </QueryClientProvider>
   );
 }
 
 function Gate() {
   const { state, retry } = useSession();
-  useTheme(state.status === 'ready' ? state.ui.defaultTheme : undefined);
+  useAppliedTheme(useTheme(state.status === 'ready' ? state.ui.defaultTheme : undefined));
 
   switch (state.status) {
     case 'loading':
@@ -53,17 +56,4 @@ function Gate() {
         </NamespacesProvider>
       );
   }
-}
-
-/** `dark` or `light` as configured; `system` (or nothing configured, as on the login page) follows the OS, live. */
-function useTheme(theme: UiSettings['defaultTheme']) {
-  useEffect(() => {
-    const media = window.matchMedia('(prefers-color-scheme: dark)');
-    const apply = () => {
-      document.documentElement.dataset.theme = theme === 'dark' || theme === 'light' ? theme : media.matches ? 'dark' : 'light';
-    };
-    apply();
-    media.addEventListener('change', apply);
-    return () => media.removeEventListener('change', apply);
-  }, [theme]);
 }

@@ -5,6 +5,7 @@ import './styles/base.css';
 import './styles/layout.css';
 import './styles/components.css';
 import './styles/history.css';
+import './styles/combobox.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

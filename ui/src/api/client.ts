@@ -10,6 +10,7 @@
  * plain-text 403, explained in words below.
  */
 import { clientToken } from '../session/token-store';
+import { afterWrite } from './query-client';
 
 export class ApiError extends Error {
   constructor(
@@ -91,7 +92,10 @@ export async function request<T>(method: string, path: string, options: RequestO
     throw new ApiError(`Could not reach Flagpole (${(e as Error).message}). Check your connection and try again.`, 0);
   }
   const text = await res.text();
-  if (res.ok) return (options.raw ? text : text ? JSON.parse(text) : {}) as T;
+  if (res.ok) {
+    if (method !== 'GET') afterWrite(path);
+    return (options.raw ? text : text ? JSON.parse(text) : {}) as T;
+  }
   const error = errorOf(res, text);
   if (res.status === 401 && !options.probe) for (const l of unauthenticatedListeners) l();
   throw error;

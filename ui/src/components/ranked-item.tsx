@@ -35,7 +35,7 @@ export function RankedItem({
       <div className="ranked-body">{children}</div>
       {(onMove || onEdit || onDelete) && (
         <div className="row-actions">
-          {onMove && <OrderButtons index={index} count={count} what={name} onMove={onMove} disabled={moving} />}
+          {onMove && <OrderButtons index={index} count={count} what={name} onMove={onMove} busy={moving} />}
           <EditDeleteButtons what={name} onEdit={onEdit} onDelete={onDelete} />
         </div>
       )}

@@ -1,10 +1,26 @@
-import { useId, useState } from 'react';
+/**
+ * Chooses one or more segments of the namespace: the chosen ones as removable chips, and a combobox (downshift's
+ * useCombobox, which does the ARIA and keyboard work) that lists the segments whose key or name contains what is
+ * typed. Pick with the mouse, or with ↑/↓ and Enter. A complete key typed and left there counts as chosen when the
+ * box loses focus, so "Add rule" takes it without Enter or "Add segment" first.
+ */
+import { useCombobox } from 'downshift';
+import { useId, useMemo, useState } from 'react';
 import type { Segment } from '../api/types';
 
-/**
- * Chooses one or more segments of the namespace: the chosen ones as removable chips, and a text box that suggests
- * segment keys as you type (a native datalist, which copes with hundreds of segments).
- */
+/** Options listed at once: typing narrows the rest down. */
+const SHOWN = 50;
+
+/** The segments not yet chosen that match `text` by key or name: keys that start with it first, then the rest. */
+export function matchingSegments(segments: Segment[], chosen: string[], text: string): Segment[] {
+  const term = text.trim().toLowerCase();
+  const open = segments.filter((s) => !chosen.includes(s.key));
+  if (!term) return open;
+  const starts = open.filter((s) => s.key.toLowerCase().startsWith(term));
+  const contains = open.filter((s) => !s.key.toLowerCase().startsWith(term) && `${s.key}\n${s.name}`.toLowerCase().includes(term));
+  return [...starts, ...contains];
+}
+
 export function SegmentPicker({
   segments,
   value,
@@ -19,15 +35,50 @@ export function SegmentPicker({
   const id = useId();
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<string>();
-  const known = new Set(segments.map((s) => s.key));
-  const add = () => {
-    const key = text.trim();
-    if (!key) return;
-    if (!known.has(key)) return setProblem(`There is no segment "${key}" in this namespace.`);
+  const matches = useMemo(() => matchingSegments(segments, value, text), [segments, value, text]);
+  const shown = matches.slice(0, SHOWN);
+  const known = (key: string) => segments.some((s) => s.key === key);
+
+  const add = (key: string) => {
     if (!value.includes(key)) onChange([...value, key]);
     setText('');
     setProblem(undefined);
   };
+  /** The typed text, when nothing is highlighted: a complete key is chosen; anything else is explained. */
+  const addTyped = (quiet: boolean) => {
+    const key = text.trim();
+    if (!key) return;
+    if (known(key)) return add(key);
+    if (!quiet) setProblem(`There is no segment "${key}" in this namespace.${matches.length ? ' Pick one of the suggestions.' : ''}`);
+  };
+
+  const { isOpen, getLabelProps, getInputProps, getMenuProps, getItemProps, highlightedIndex } = useCombobox<Segment>({
+    items: shown,
+    inputValue: text,
+    selectedItem: null,
+    itemToString: (s) => s?.key ?? '',
+    stateReducer: (_state, { type, changes }) => {
+      // After a pick the list stays open for the next one, from an empty box.
+      if (type === useCombobox.stateChangeTypes.InputKeyDownEnter || type === useCombobox.stateChangeTypes.ItemClick) {
+        return { ...changes, isOpen: true, inputValue: '' };
+      }
+      return changes;
+    },
+    onStateChange: ({ type, selectedItem, inputValue }) => {
+      switch (type) {
+        case useCombobox.stateChangeTypes.InputKeyDownEnter:
+        case useCombobox.stateChangeTypes.ItemClick:
+        case useCombobox.stateChangeTypes.InputBlur:
+          if (selectedItem) add(selectedItem.key);
+          break;
+        case useCombobox.stateChangeTypes.InputChange:
+          setText(inputValue ?? '');
+          setProblem(undefined);
+          break;
+      }
+    },
+  });
+
   return (
     <fieldset className="segment-picker">
       <legend>{label}</legend>
@@ -45,36 +96,39 @@ export function SegmentPicker({
       ) : (
         <p className="hint">No segment chosen yet.</p>
       )}
-      <div className="inline-form">
-        <label htmlFor={`${id}-add`} className="visually-hidden">
+      <div className="inline-form combobox">
+        <label {...getLabelProps()} className="visually-hidden">
           Add a segment
         </label>
         <input
-          id={`${id}-add`}
-          list={`${id}-list`}
-          value={text}
-          placeholder={segments.length ? 'Segment key' : 'No segments yet: create one first'}
-          onChange={(e) => setText(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') {
-              e.preventDefault();
-              add();
-            }
-          }}
-          aria-describedby={problem ? `${id}-problem` : undefined}
+          {...getInputProps({
+            placeholder: segments.length ? 'Search segments by key or name' : 'No segments yet: create one first',
+            'aria-describedby': problem ? `${id}-problem` : undefined,
+            onKeyDown: (e) => {
+              // Enter on the typed text (nothing highlighted) chooses it if it is a key, and never submits the form.
+              if (e.key === 'Enter' && highlightedIndex < 0) {
+                e.preventDefault();
+                addTyped(false);
+              }
+            },
+            onBlur: () => {
+              if (highlightedIndex < 0) addTyped(true);
+            },
+          })}
         />
-        <datalist id={`${id}-list`}>
-          {segments
-            .filter((s) => !value.includes(s.key))
-            .map((s) => (
-              <option key={s.key} value={s.key}>
-                {s.name}
-              </option>
-            ))}
-        </datalist>
-        <button type="button" onClick={add}>
+        <button type="button" onClick={() => addTyped(false)}>
           Add segment
         </button>
+        <ul {...getMenuProps({ 'aria-labelledby': undefined, 'aria-label': 'Matching segments' })} className={isOpen && shown.length > 0 ? 'combobox-options' : 'combobox-options closed'}>
+          {isOpen &&
+            shown.map((s, index) => (
+              <li key={s.key} {...getItemProps({ item: s, index })} className={index === highlightedIndex ? 'highlighted' : undefined}>
+                <span className="key">{s.key}</span>
+                {s.name && s.name !== s.key && <span className="muted"> {s.name}</span>}
+              </li>
+            ))}
+          {isOpen && matches.length > SHOWN && <li className="muted" aria-hidden="true">{matches.length - SHOWN} more: keep typing</li>}
+        </ul>
       </div>
       {problem && (
         <p className="field-error" id={`${id}-problem`}>

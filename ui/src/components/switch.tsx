@@ -1,9 +1,14 @@
-/** An on/off control: a button with role="switch", so Space/Enter toggle it and screen readers say its state. */
+/**
+ * An on/off control: a button with role="switch", so Space/Enter toggle it and screen readers say its state. While its
+ * change is being saved it is `busy`: it says so (aria-busy) and ignores clicks, but stays enabled, because a disabled
+ * button loses the keyboard focus to the page.
+ */
 export function Switch({
   checked,
   onChange,
   label,
   disabled,
+  busy = false,
   describedBy,
   title,
   showLabel = false,
@@ -12,6 +17,8 @@ export function Switch({
   onChange(checked: boolean): void;
   label: string;
   disabled?: boolean;
+  /** Its change is being saved. */
+  busy?: boolean;
   /** The id of what explains the switch, such as why it is disabled. */
   describedBy?: string;
   /** The tooltip: why it is disabled, when no element says so. */
@@ -28,7 +35,10 @@ export function Switch({
       title={title}
       className="switch"
       disabled={disabled}
-      onClick={() => onChange(!checked)}
+      aria-busy={busy || undefined}
+      onClick={() => {
+        if (!busy) onChange(!checked);
+      }}
     >
       <span className="switch-track" aria-hidden="true">
         <span className="switch-thumb" />

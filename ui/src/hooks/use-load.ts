@@ -1,46 +1,30 @@
 /**
- * Loads something for a page and keeps it with its error: `const flag = useLoad((signal) => getFlag(ns, key, signal),
- * [ns, key])`. A change of the inputs aborts the call in flight, so a slow answer never overwrites a newer one.
+ * Loads something for a page through the UI's cache (api/query-client.ts) and keeps it with its error:
+ * `const flag = useLoad(keys.flag(ns, key), (signal) => getFlag(ns, key, signal))`. The key names what is read
+ * (api/query-keys.ts): a new key aborts the call in flight, so a slow answer never overwrites a newer one, and a write
+ * that changes what the key names makes it load again by itself.
  */
-import { useCallback, useEffect, useState, type DependencyList } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { messageOf } from '../api/client';
+import type { Key } from '../api/query-keys';
 
 export interface Loaded<T> {
   data: T | undefined;
   error: string | undefined;
   loading: boolean;
-  /** Loads again (after a change); the current data stays on screen meanwhile. */
+  /** Loads again; the current data stays on screen meanwhile. */
   reload(): void;
   /** Replaces the data with what a write answered, without a round trip. */
   set(data: T): void;
 }
 
-export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: DependencyList): Loaded<T> {
-  const [data, setData] = useState<T>();
-  const [error, setError] = useState<string>();
-  const [loading, setLoading] = useState(true);
-  const [version, setVersion] = useState(0);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoading(true);
-    load(controller.signal).then(
-      (d) => {
-        if (controller.signal.aborted) return;
-        setData(d);
-        setError(undefined);
-        setLoading(false);
-      },
-      (e) => {
-        if (controller.signal.aborted) return;
-        setError(messageOf(e));
-        setLoading(false);
-      },
-    );
-    return () => controller.abort();
-    // `deps` are the inputs of `load`, as the caller lists them; `load` itself is a new function every render.
-  }, [...deps, version]);
-
-  const reload = useCallback(() => setVersion((v) => v + 1), []);
-  return { data, error, loading, reload, set: setData };
+export function useLoad<T>(key: Key, load: (signal: AbortSignal) => Promise<T>): Loaded<T> {
+  const client = useQueryClient();
+  const query = useQuery({ queryKey: key, queryFn: ({ signal }) => load(signal) });
+  // The key is a new array every render: the callbacks depend on what it says.
+  const named = JSON.stringify(key);
+  const reload = useCallback(() => void client.invalidateQueries({ queryKey: key, exact: true }), [client, named]);
+  const set = useCallback((data: T) => void client.setQueryData(key, data), [client, named]);
+  return { data: query.data, error: query.error ? messageOf(query.error) : undefined, loading: query.isFetching, reload, set };
 }

@@ -10,6 +10,7 @@ import { useCurrentNamespace, useNamespaces } from '../session/namespaces';
 import { ReadOnlyNotice } from '../session/read-only';
 import { useSession } from '../session/session';
 import { readableTextOn } from '../lib/contrast';
+import { ThemeSwitch } from '../components/theme-switch';
 
 const SCOPED = [
   { section: 'flags', label: 'Flags' },
@@ -110,6 +111,7 @@ export function Shell({ children }: { children: ReactNode }) {
               </Link>
             </li>
           </ul>
+          <ThemeSwitch />
         </nav>
         <main id="main" ref={main} tabIndex={-1}>
           <ReadOnlyNotice />

@@ -5,6 +5,7 @@
  */
 import { Fragment, useId, useState, type FormEvent } from 'react';
 import { apiUrl } from '../api/client';
+import { keys } from '../api/query-keys';
 import { evaluateBoolean, evaluateOfrep, evaluateVariant, ofrepRequest, type EvaluationInput } from '../api/evaluation';
 import { flagPages, getFlag } from '../api/flags';
 import type { BooleanEvaluation, OfrepEvaluation, VariantEvaluation } from '../api/types';
@@ -63,7 +64,7 @@ export function ConsolePage({ ns }: { ns: string }) {
   const { state } = useSession();
   const tokenRequired = state.status === 'ready' && state.required;
   // Flag keys for the suggestions; limit 0 asks for all of them in one call.
-  const flags = useLoad((signal) => flagPages(ns)(0, '', signal), [ns]);
+  const flags = useLoad(keys.flags(ns), (signal) => flagPages(ns)(0, '', signal));
 
   const input: EvaluationInput = {
     namespaceKey: ns,

@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import { deleteFlag, getFlag } from '../api/flags';
+import { keys } from '../api/query-keys';
 import { listAllSegments } from '../api/segments';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { ErrorMessage } from '../components/error-message';
@@ -23,8 +24,8 @@ import { VariantsSection } from './flag/variants-section';
 import { HistorySection } from './history/history-section';
 
 export function FlagPage({ ns, flagKey }: { ns: string; flagKey: string }) {
-  const flag = useLoad((signal) => getFlag(ns, flagKey, signal), [ns, flagKey]);
-  const segments = useLoad((signal) => listAllSegments(ns, signal), [ns]);
+  const flag = useLoad(keys.flag(ns, flagKey), (signal) => getFlag(ns, flagKey, signal));
+  const segments = useLoad(keys.segments(ns), (signal) => listAllSegments(ns, signal));
   const [deleting, setDeleting] = useState(false);
   const notify = useNotify();
   const deleteLock = useWriteLock('flag', 'delete', ns);
@@ -76,7 +77,7 @@ export function FlagPage({ ns, flagKey }: { ns: string; flagKey: string }) {
             <RolloutsSection ns={ns} flag={f} segments={segments.data ?? []} />
           ) : (
             <>
-              <VariantsSection ns={ns} flag={f} onChanged={flag.reload} />
+              <VariantsSection ns={ns} flag={f} />
               <RulesSection ns={ns} flag={f} segments={segments.data ?? []} />
             </>
           )}

@@ -87,7 +87,8 @@ export function FlagsPage({ ns }: { ns: string }) {
                   <Switch
                     checked={switched[f.key] ?? f.enabled}
                     label={`Enable ${f.key}`}
-                    disabled={Boolean(switchLock) || pending === f.key}
+                    disabled={Boolean(switchLock)}
+                    busy={pending === f.key}
                     describedBy={switchNote.describedBy}
                     title={switchLock?.reason}
                     onChange={(on) => void toggle(f, on)}

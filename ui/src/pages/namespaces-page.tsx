@@ -109,8 +109,7 @@ export function NamespacesPage() {
           onSaved={(n) => {
             notify(`Namespace ${n.key} ${editing.namespace ? 'saved' : 'created'}`);
             setEditing(undefined);
-            // A new namespace's permissions are asked for once it is listed (NamespacesProvider).
-            namespaces.reload();
+            // The list loads again by itself; a new namespace's permissions are asked for once it is listed.
           }}
         />
       )}
@@ -121,7 +120,6 @@ export function NamespacesPage() {
           onImported={(r) => {
             notify(describeImport(r));
             setImporting(undefined);
-            namespaces.reload();
           }}
         />
       )}
@@ -133,7 +131,6 @@ export function NamespacesPage() {
           onConfirm={async () => {
             await deleteNamespace(deleting.key);
             notify(`Namespace ${deleting.key} deleted`);
-            namespaces.reload();
           }}
         >
           <p>Only an empty namespace can be deleted: delete its flags first.</p>

@@ -3,6 +3,7 @@
  * or the caller may not change segments here, the same page shows them without letting them change.
  */
 import { useEffect, useState, type FormEvent } from 'react';
+import { keys } from '../api/query-keys';
 import { deleteConstraint, deleteSegment, getSegment, updateSegment, type SegmentInput } from '../api/segments';
 import type { Constraint, Segment } from '../api/types';
 import { ConfirmDialog } from '../components/confirm-dialog';
@@ -24,7 +25,7 @@ import { ConstraintForm } from './segment/constraint-form';
 import { MatchTypeField } from './segment/match-type-field';
 
 export function SegmentPage({ ns, segmentKey }: { ns: string; segmentKey: string }) {
-  const segment = useLoad((signal) => getSegment(ns, segmentKey, signal), [ns, segmentKey]);
+  const segment = useLoad(keys.segment(ns, segmentKey), (signal) => getSegment(ns, segmentKey, signal));
   const [deleting, setDeleting] = useState(false);
   const notify = useNotify();
   const deleteLock = useWriteLock('segment', 'delete', ns);
@@ -62,7 +63,7 @@ export function SegmentPage({ ns, segmentKey }: { ns: string; segmentKey: string
       ) : (
         <>
           <SegmentDetails ns={ns} segment={s} onSaved={segment.set} />
-          <ConstraintsSection ns={ns} segment={s} onChanged={segment.reload} />
+          <ConstraintsSection ns={ns} segment={s} />
         </>
       )}
       {deleting && (
@@ -124,7 +125,7 @@ function SegmentDetails({ ns, segment, onSaved }: { ns: string; segment: Segment
   );
 }
 
-function ConstraintsSection({ ns, segment, onChanged }: { ns: string; segment: Segment; onChanged(): void }) {
+function ConstraintsSection({ ns, segment }: { ns: string; segment: Segment }) {
   const [editing, setEditing] = useState<{ constraint?: Constraint }>();
   const [deleting, setDeleting] = useState<Constraint>();
   const notify = useNotify();
@@ -187,7 +188,6 @@ function ConstraintsSection({ ns, segment, onChanged }: { ns: string; segment: S
           onSaved={() => {
             notify('Constraint saved');
             setEditing(undefined);
-            onChanged();
           }}
         />
       )}
@@ -199,7 +199,6 @@ function ConstraintsSection({ ns, segment, onChanged }: { ns: string; segment: S
           onConfirm={async () => {
             await deleteConstraint(ns, segment.key, deleting.id);
             notify('Constraint deleted');
-            onChanged();
           }}
         >
           <p>

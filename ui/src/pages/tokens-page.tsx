@@ -4,6 +4,7 @@
  * on `authentication` outside namespaces; what the caller may not do is disabled with the reason, or left out.
  */
 import { useState } from 'react';
+import { keys } from '../api/query-keys';
 import { createToken, deleteToken, listAuthMethods, tokenPages, type NewToken } from '../api/auth';
 import type { Authentication } from '../api/types';
 import { ConfirmDialog } from '../components/confirm-dialog';
@@ -21,6 +22,7 @@ import { usePagedList } from '../hooks/use-paged-list';
 import { formatDate } from '../lib/format';
 import { useNamespaces } from '../session/namespaces';
 import { useLoadError, useLocks } from '../session/permissions';
+import { useSession } from '../session/session';
 
 const NAME = 'io.flagpole.auth.token.name';
 const DESCRIPTION = 'io.flagpole.auth.token.description';
@@ -29,7 +31,7 @@ const NAMESPACE = 'io.flagpole.auth.token.namespace';
 export function TokensPage() {
   const [pageSize, setPageSize] = useState(25);
   const list = usePagedList<Authentication>({ listKey: 'tokens', fetchPage: tokenPages, pageSize, search: '', matches: () => true });
-  const methods = useLoad(() => listAuthMethods(), []);
+  const methods = useLoad(keys.authMethods, () => listAuthMethods());
   const tokensEnabled = methods.data?.some((m) => m.method === 'METHOD_TOKEN' && m.enabled);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<{ token: string; name: string }>();
@@ -41,6 +43,9 @@ export function TokensPage() {
   const listError = useLoadError('authentication', undefined, list.error);
   // A caller who may not read tokens gets the reason alone: no empty table, no pager.
   const readDenied = Boolean(list.error && locks('authentication', 'read'));
+  const { state } = useSession();
+  // The token this page was signed in with, when it was signed in with a static token.
+  const selfId = state.status === 'ready' && state.via === 'token' ? state.self?.id : undefined;
   const expired = (a: Authentication) => a.expiresAt !== undefined && Date.parse(a.expiresAt) < Date.now();
 
   return (
@@ -93,6 +98,7 @@ export function TokensPage() {
                 <tr key={a.id}>
                   <td>
                     <strong>{a.metadata[NAME] || '(no name)'}</strong>
+                    {a.id === selfId && <span className="badge">signed in with it</span>}
                     {a.metadata[DESCRIPTION] && <div className="muted">{a.metadata[DESCRIPTION]}</div>}
                   </td>
                   <td>{a.metadata[NAMESPACE] || <span className="muted">all</span>}</td>
@@ -135,6 +141,12 @@ export function TokensPage() {
             list.reload();
           }}
         >
+          {deleting.id === selfId && (
+            <p className="notice-inline" role="note">
+              <strong>You are signed in with this token.</strong> Deleting it signs you out of this page at once, and you
+              will need another token to sign in again.
+            </p>
+          )}
           <p>Clients using it are refused from now on (by other Flagpole instances at once with the Redis cache, otherwise within 5 seconds).</p>
         </ConfirmDialog>
       )}

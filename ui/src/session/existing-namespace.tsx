@@ -6,6 +6,7 @@
 import type { ReactNode } from 'react';
 import { ApiError, isPermissionDenied } from '../api/client';
 import { getNamespace } from '../api/namespaces';
+import { keys } from '../api/query-keys';
 import { Loading } from '../components/loading';
 import { useLoad } from '../hooks/use-load';
 import { MissingNamespacePage } from '../pages/missing-namespace-page';
@@ -18,7 +19,7 @@ export function ExistingNamespace({ ns, children }: { ns: string; children: Reac
   const namespaces = useNamespaces();
   // One of the switcher's namespaces needs no question; any other (a typed address, one created since) is looked up.
   const listed = Boolean(namespaces.data?.some((n) => n.key === ns));
-  const lookup = useLoad((signal) => (listed ? Promise.resolve<Lookup>('exists') : lookUp(ns, signal)), [ns]);
+  const lookup = useLoad([...keys.namespace(ns), 'lookup'], (signal) => (listed ? Promise.resolve<Lookup>('exists') : lookUp(ns, signal)));
   // Only a 404 means missing: on any other failure the page shows its own error, as it would without this check.
   if (listed || lookup.data === 'exists' || lookup.error) return <>{children}</>;
   if (lookup.data === 'missing') return <MissingNamespacePage ns={ns} />;

@@ -4,6 +4,7 @@
  */
 import { createContext, useContext, useEffect, useRef, type ReactNode } from 'react';
 import { listNamespaces } from '../api/namespaces';
+import { keys } from '../api/query-keys';
 import type { Namespace } from '../api/types';
 import { useLoad, type Loaded } from '../hooks/use-load';
 import { useRoute } from '../routing/hash-router';
@@ -14,7 +15,7 @@ const LAST_KEY = 'flagpole.namespace';
 const NamespacesContext = createContext<Loaded<Namespace[]> | null>(null);
 
 export function NamespacesProvider({ children }: { children: ReactNode }) {
-  const loaded = useLoad((signal) => listNamespaces(signal), []);
+  const loaded = useLoad(keys.namespaces, (signal) => listNamespaces(signal));
   usePermissionsOf(loaded.data);
   return <NamespacesContext.Provider value={loaded}>{children}</NamespacesContext.Provider>;
 }

@@ -42,7 +42,8 @@ export function FlagDetailsForm({ ns, flag, onSaved }: { ns: string; flag: Flag;
         <Switch
           checked={flag.enabled}
           onChange={toggle}
-          disabled={save.busy || Boolean(locked)}
+          disabled={Boolean(locked)}
+          busy={save.busy}
           describedBy={locked}
           title={lock?.reason}
           showLabel

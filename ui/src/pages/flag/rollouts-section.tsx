@@ -3,6 +3,7 @@
  * rollout decides the value; when none matches, the flag's "Enabled" switch is the value.
  */
 import { useState } from 'react';
+import { keys } from '../../api/query-keys';
 import { deleteRollout, listRollouts, orderRollouts } from '../../api/rollouts';
 import { segmentKeysOf, type Flag, type Rollout, type Segment } from '../../api/types';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -17,7 +18,7 @@ import { useLocks } from '../../session/permissions';
 import { SegmentCondition } from './segment-condition';
 
 export function RolloutsSection({ ns, flag, segments }: { ns: string; flag: Flag; segments: Segment[] }) {
-  const rollouts = useLoad((signal) => listRollouts(ns, flag.key, signal), [ns, flag.key]);
+  const rollouts = useLoad(keys.rollouts(ns, flag.key), (signal) => listRollouts(ns, flag.key, signal));
   const [editing, setEditing] = useState<{ rollout?: Rollout }>();
   const [deleting, setDeleting] = useState<{ rollout: Rollout; index: number }>();
   const notify = useNotify();
@@ -69,10 +70,7 @@ export function RolloutsSection({ ns, flag, segments }: { ns: string; flag: Flag
           segments={segments}
           rollout={editing.rollout}
           nextRank={Math.max(0, ...list.map((r) => r.rank)) + 1}
-          onClose={() => {
-            setEditing(undefined);
-            rollouts.reload();
-          }}
+          onClose={() => setEditing(undefined)}
           onSaved={() => notify(editing.rollout ? 'Rollout saved' : 'Rollout added')}
         />
       )}
@@ -84,7 +82,6 @@ export function RolloutsSection({ ns, flag, segments }: { ns: string; flag: Flag
           onConfirm={async () => {
             await deleteRollout(ns, flag.key, deleting.rollout.id);
             notify('Rollout deleted');
-            rollouts.reload();
           }}
         >
           <RolloutSummary rollout={deleting.rollout} />

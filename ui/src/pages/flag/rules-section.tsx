@@ -3,6 +3,7 @@
  * with the up/down buttons (one `PUT …/rules/order`), edited in a dialog (rule-form.tsx).
  */
 import { useState } from 'react';
+import { keys } from '../../api/query-keys';
 import { deleteRule, listRules, orderRules } from '../../api/rules';
 import { segmentKeysOf, type Flag, type Rule, type Segment } from '../../api/types';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -15,9 +16,10 @@ import { useReorder } from '../../hooks/use-reorder';
 import { RuleForm } from './rule-form';
 import { useLocks } from '../../session/permissions';
 import { SegmentCondition } from './segment-condition';
+import { SplitWarning } from './split-warning';
 
 export function RulesSection({ ns, flag, segments }: { ns: string; flag: Flag; segments: Segment[] }) {
-  const rules = useLoad((signal) => listRules(ns, flag.key, signal), [ns, flag.key]);
+  const rules = useLoad(keys.rules(ns, flag.key), (signal) => listRules(ns, flag.key, signal));
   const [editing, setEditing] = useState<{ rule?: Rule }>();
   const [deleting, setDeleting] = useState<{ rule: Rule; index: number }>();
   const notify = useNotify();
@@ -71,6 +73,7 @@ export function RulesSection({ ns, flag, segments }: { ns: string; flag: Flag; s
                 ))
               )}
             </p>
+            <SplitWarning rule={rule} />
           </RankedItem>
         ))}
       </ol>
@@ -81,10 +84,7 @@ export function RulesSection({ ns, flag, segments }: { ns: string; flag: Flag; s
           segments={segments}
           rule={editing.rule}
           nextRank={Math.max(0, ...list.map((r) => r.rank)) + 1}
-          onClose={() => {
-            setEditing(undefined);
-            rules.reload();
-          }}
+          onClose={() => setEditing(undefined)}
           onSaved={() => notify(editing.rule ? 'Rule saved' : 'Rule added')}
         />
       )}
@@ -96,7 +96,6 @@ export function RulesSection({ ns, flag, segments }: { ns: string; flag: Flag; s
           onConfirm={async () => {
             await deleteRule(ns, flag.key, deleting.rule.id);
             notify('Rule deleted');
-            rules.reload();
           }}
         >
           <p>

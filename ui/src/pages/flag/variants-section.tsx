@@ -1,6 +1,6 @@
 /**
  * A variant flag's variants: list, add, edit (with the JSON attachment), delete; only the list when read-only, and
- * only what the caller may do under authorization.
+ * only what the caller may do under authorization. A write makes the flag and its rules load again (api/query-keys.ts).
  */
 import { useState } from 'react';
 import { createVariant, deleteVariant, updateVariant, type VariantInput } from '../../api/flags';
@@ -17,7 +17,7 @@ import { useLocks } from '../../session/permissions';
 
 type Editing = { variant?: Variant } | undefined;
 
-export function VariantsSection({ ns, flag, onChanged }: { ns: string; flag: Flag; onChanged(): void }) {
+export function VariantsSection({ ns, flag }: { ns: string; flag: Flag }) {
   const [editing, setEditing] = useState<Editing>();
   const [deleting, setDeleting] = useState<Variant>();
   const notify = useNotify();
@@ -83,7 +83,6 @@ export function VariantsSection({ ns, flag, onChanged }: { ns: string; flag: Fla
           onSaved={(v) => {
             notify(`Variant ${v.key} saved`);
             setEditing(undefined);
-            onChanged();
           }}
         />
       )}
@@ -95,10 +94,9 @@ export function VariantsSection({ ns, flag, onChanged }: { ns: string; flag: Fla
           onConfirm={async () => {
             await deleteVariant(ns, flag.key, deleting.id);
             notify(`Variant ${deleting.key} deleted`);
-            onChanged();
           }}
         >
-          <p>Rules lose their share for this variant.</p>
+          <p>Rules that serve it lose its share: until their percentages are changed, the entities of that share get no variant.</p>
         </ConfirmDialog>
       )}
     </section>

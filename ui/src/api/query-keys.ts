@@ -1,0 +1,37 @@
+/**
+ * The data layer's keys, and what a write makes stale. A query's key is the API path it reads, split at `/`
+ * (`['namespaces', 'shop', 'flags', 'checkout', 'rules']`), so the path of a write says which cached answers it may
+ * have changed:
+ *  - a write under a flag (its variants, rules, distributions, rollouts): every flag query of the namespace (the flag,
+ *    its rules and rollouts, the lists that show it); a deleted variant changes the rules' distributions too;
+ *  - a write under a segment: the whole namespace (rules and rollouts name segments);
+ *  - anything else that changes data (a namespace, an import, tokens, signing out): everything;
+ *  - evaluations (the console, OFREP): nothing.
+ */
+export type Key = readonly string[];
+
+export const keys = {
+  namespaces: ['namespaces'] as Key,
+  namespace: (ns: string): Key => ['namespaces', ns],
+  flags: (ns: string): Key => ['namespaces', ns, 'flags'],
+  flag: (ns: string, key: string): Key => [...keys.flags(ns), key],
+  rules: (ns: string, key: string): Key => [...keys.flag(ns, key), 'rules'],
+  rollouts: (ns: string, key: string): Key => [...keys.flag(ns, key), 'rollouts'],
+  segments: (ns: string): Key => ['namespaces', ns, 'segments'],
+  segment: (ns: string, key: string): Key => [...keys.segments(ns), key],
+  authMethods: ['auth', 'methods'] as Key,
+};
+
+export type Stale = 'nothing' | 'everything' | Key;
+
+/** What a successful write to `path` (relative and encoded, as the API modules build it) made stale. */
+export function staleAfterWrite(path: string): Stale {
+  const parts = path.split('?')[0].split('/').map(decodeURIComponent);
+  if (parts[0] === 'auth') return 'everything';
+  if (parts[0] !== 'api') return 'nothing';
+  const [, , collection, ns, kind] = parts;
+  if (collection !== 'namespaces' || ns === undefined) return 'everything';
+  if (kind === 'flags') return keys.flags(ns);
+  if (kind === 'segments') return keys.namespace(ns);
+  return 'everything';
+}
