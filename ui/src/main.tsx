@@ -6,6 +6,7 @@ import './styles/layout.css';
 import './styles/components.css';
 import './styles/history.css';
 import './styles/combobox.css';
+import './styles/console.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,63 +1,35 @@
 /**
  * Evaluates a flag as a client would (`/evaluate/v1/variant` or `/boolean`, by the flag's type, or OFREP's route as
- * OpenFeature's providers call it) for an entity id and a context, and shows the result with its reason. Also
- * offers the same request as a curl command.
+ * OpenFeature's providers call it) for an entity id and a context (rows or pasted JSON), and shows the result with
+ * its reason and the rule or rollout that matched. Also offers the same request as curl and as Node code
+ * (pages/console/ holds the pieces).
  */
-import { Fragment, useId, useState, type FormEvent } from 'react';
-import { apiUrl } from '../api/client';
-import { keys } from '../api/query-keys';
+import { useId, useState, type FormEvent } from 'react';
+import { apiBase, apiUrl } from '../api/client';
 import { evaluateBoolean, evaluateOfrep, evaluateVariant, ofrepRequest, type EvaluationInput } from '../api/evaluation';
 import { flagPages, getFlag } from '../api/flags';
-import type { BooleanEvaluation, OfrepEvaluation, VariantEvaluation } from '../api/types';
-import { CopyButton } from '../components/copy-button';
+import { keys } from '../api/query-keys';
 import { ErrorMessage } from '../components/error-message';
 import { Field } from '../components/field';
-import { KeyValueEditor, type Pair } from '../components/key-value-editor';
 import { PageHeader } from '../components/page-header';
 import { useAction } from '../hooks/use-action';
 import { useLoad } from '../hooks/use-load';
-import { prettyJson } from '../lib/json';
 import { randomId } from '../lib/random-id';
 import { useRoute } from '../routing/hash-router';
 import { useSession } from '../session/session';
+import type { FlagKind } from './console/code-snippets';
+import { ContextInput } from './console/context-input';
+import { contextOfDraft, emptyDraft } from './console/context-json';
+import { CopyCode } from './console/copy-code';
+import { AnswerView, type Answer } from './console/result-view';
 
 type Protocol = 'flagpole' | 'ofrep';
-type Result = { kind: 'variant'; r: VariantEvaluation } | { kind: 'boolean'; r: BooleanEvaluation };
-type Answer = Result | { kind: 'ofrep'; r: OfrepEvaluation };
-
-const REASONS: Record<string, string> = {
-  MATCH_EVALUATION_REASON: 'A rule or rollout matched.',
-  DEFAULT_EVALUATION_REASON: 'Nothing matched: the default was served.',
-  FLAG_DISABLED_EVALUATION_REASON: 'The flag is disabled.',
-  UNKNOWN_EVALUATION_REASON: 'Nothing matched and there is no default variant.',
-  // OFREP's names for the same four.
-  TARGETING_MATCH: 'A rule or rollout matched.',
-  DEFAULT: "Nothing matched: the default variant, or the boolean flag's own value, was served.",
-  DISABLED: 'The flag is disabled.',
-  UNKNOWN: 'Nothing matched and there is no default variant.',
-};
-
-/** A shell word: single-quoted, any quote inside closed, escaped and reopened. */
-const shellWord = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
-
-/** The variable the copied command takes the token from; the console says so beside the button. */
-const TOKEN_VARIABLE = 'FLAGPOLE_TOKEN';
-
-/**
- * The request as a curl command. Everything the user typed is single-quoted, so the shell passes it as it is; the
- * Authorization header alone is double-quoted, so that the shell puts the token in for `$FLAGPOLE_TOKEN` (single
- * quotes would send the variable's name, and every call would answer 401).
- */
-function curlOf(url: string, body: unknown, headers: Record<string, string> = {}): string {
-  const quoted = Object.entries({ 'Content-Type': 'application/json', ...headers }).map(([k, v]) => `-H ${shellWord(`${k}: ${v}`)}`);
-  return `curl -s ${url} ${quoted.join(' ')} -H "Authorization: Bearer $${TOKEN_VARIABLE}" -d ${shellWord(JSON.stringify(body))}`;
-}
 
 export function ConsolePage({ ns }: { ns: string }) {
   const { query } = useRoute();
   const [flagKey, setFlagKey] = useState(query.get('flag') ?? '');
   const [entityId, setEntityId] = useState(() => randomId());
-  const [context, setContext] = useState<Pair[]>([{ key: '', value: '' }]);
+  const [draft, setDraft] = useState(emptyDraft);
   const [protocol, setProtocol] = useState<Protocol>('flagpole');
   const [result, setResult] = useState<Answer>();
   const protocolHint = useId();
@@ -66,12 +38,9 @@ export function ConsolePage({ ns }: { ns: string }) {
   // Flag keys for the suggestions; limit 0 asks for all of them in one call.
   const flags = useLoad(keys.flags(ns), (signal) => flagPages(ns)(0, '', signal));
 
-  const input: EvaluationInput = {
-    namespaceKey: ns,
-    flagKey: flagKey.trim(),
-    entityId,
-    context: Object.fromEntries(context.filter((p) => p.key.trim()).map((p) => [p.key.trim(), p.value])),
-  };
+  // Undefined while the pasted JSON is not a context: nothing is evaluated or copied then.
+  const { context } = contextOfDraft(draft);
+  const input: EvaluationInput = { namespaceKey: ns, flagKey: flagKey.trim(), entityId, context: context ?? {} };
   const evaluate = useAction(async () => {
     setResult(undefined);
     // OFREP needs no flag type: its one route answers both kinds, and an unknown key is its own FLAG_NOT_FOUND.
@@ -87,11 +56,12 @@ export function ConsolePage({ ns }: { ns: string }) {
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    void evaluate.run();
+    if (context) void evaluate.run();
   };
-  const kind = flags.data?.items.find((f) => f.key === input.flagKey)?.type === 'BOOLEAN_FLAG_TYPE' ? 'boolean' : 'variant';
+  const kind: FlagKind = flags.data?.items.find((f) => f.key === input.flagKey)?.type === 'BOOLEAN_FLAG_TYPE' ? 'boolean' : 'variant';
   const ofrep = ofrepRequest(input);
-  const curl = protocol === 'ofrep' ? curlOf(apiUrl(ofrep.path), ofrep.body, ofrep.headers) : curlOf(apiUrl(`evaluate/v1/${kind}`), input);
+  const curl = protocol === 'ofrep' ? { url: apiUrl(ofrep.path), body: ofrep.body, headers: ofrep.headers } : { url: apiUrl(`evaluate/v1/${kind}`), body: input };
+  const snippet = context && { input, kind, baseUrl: apiBase().replace(/\/$/, '') };
 
   return (
     <>
@@ -143,122 +113,20 @@ export function ConsolePage({ ns }: { ns: string }) {
               </div>
             )}
           </Field>
-          <KeyValueEditor legend="Context" pairs={context} onChange={setContext} />
+          <ContextInput draft={draft} onChange={setDraft} />
           <ErrorMessage error={evaluate.error} />
           <div className="form-actions">
-            <button type="submit" className="primary" disabled={evaluate.busy}>
+            <button type="submit" className="primary" disabled={evaluate.busy || !context}>
               {evaluate.busy ? 'Evaluating…' : 'Evaluate'}
             </button>
-            <CopyButton text={curl} label="Copy as curl" />
           </div>
-          {tokenRequired && (
-            <p className="hint">
-              The command reads your client token from <code>${TOKEN_VARIABLE}</code>: run{' '}
-              <code className="nowrap">export {TOKEN_VARIABLE}=…</code> first.
-            </p>
-          )}
+          <CopyCode snippet={snippet} curl={curl} tokenRequired={tokenRequired} />
         </form>
         <section className="card result" aria-labelledby="result-heading" aria-live="polite">
           <h2 id="result-heading">Result</h2>
-          {!result ? (
-            <p className="muted">Evaluate a flag to see what a client would get, and why.</p>
-          ) : result.kind === 'ofrep' ? (
-            <OfrepResultView r={result.r} />
-          ) : (
-            <ResultView result={result} />
-          )}
+          {result ? <AnswerView ns={ns} answer={result} /> : <p className="muted">Evaluate a flag to see what a client would get, and why.</p>}
         </section>
       </div>
-    </>
-  );
-}
-
-function ResultView({ result }: { result: Result }) {
-  const r = result.r;
-  return (
-    <>
-      <dl className="result-list">
-        {result.kind === 'variant' ? (
-          <>
-            <dt>Match</dt>
-            <dd className={result.r.match ? 'good' : ''}>{result.r.match ? 'yes' : 'no'}</dd>
-            <dt>Variant</dt>
-            <dd className="key" data-testid="result-variant">{result.r.variantKey || '—'}</dd>
-          </>
-        ) : (
-          <>
-            <dt>Enabled</dt>
-            <dd className="key" data-testid="result-enabled">{String(result.r.enabled)}</dd>
-          </>
-        )}
-        <Reason reason={r.reason} />
-        <dt>Segments</dt>
-        <dd>{r.segmentKeys.length ? r.segmentKeys.join(', ') : '—'}</dd>
-        {result.kind === 'variant' && result.r.variantAttachment && (
-          <>
-            <dt>Attachment</dt>
-            <dd>
-              <pre className="code">{prettyJson(result.r.variantAttachment)}</pre>
-            </dd>
-          </>
-        )}
-        <dt>Took</dt>
-        <dd>{r.requestDurationMillis.toFixed(2)} ms</dd>
-      </dl>
-      <ResponseJson value={r} />
-    </>
-  );
-}
-
-/** OFREP's answer as a provider reads it: the value (a boolean, or the variant key as a string) and its metadata. */
-function OfrepResultView({ r }: { r: OfrepEvaluation }) {
-  const metadata = Object.entries(r.metadata ?? {});
-  return (
-    <>
-      <dl className="result-list">
-        <dt>Value</dt>
-        <dd className="key" data-testid="result-value">{JSON.stringify(r.value)}</dd>
-        <dt>Variant</dt>
-        <dd className="key" data-testid="result-variant">{r.variant || '—'}</dd>
-        <Reason reason={r.reason} />
-        <dt>Metadata</dt>
-        <dd>
-          {metadata.length ? (
-            <dl className="result-metadata">
-              {metadata.map(([k, v]) => (
-                <Fragment key={k}>
-                  <dt className="key">{k}</dt>
-                  <dd data-testid={`result-metadata-${k}`}>{k === 'attachment' ? <pre className="code">{prettyJson(v)}</pre> : v}</dd>
-                </Fragment>
-              ))}
-            </dl>
-          ) : (
-            '—'
-          )}
-        </dd>
-      </dl>
-      <ResponseJson value={r} />
-    </>
-  );
-}
-
-function ResponseJson({ value }: { value: unknown }) {
-  return (
-    <details>
-      <summary>Response JSON</summary>
-      <pre className="code">{JSON.stringify(value, null, 2)}</pre>
-    </details>
-  );
-}
-
-function Reason({ reason }: { reason: string }) {
-  return (
-    <>
-      <dt>Reason</dt>
-      <dd>
-        <span className="key" data-testid="result-reason">{reason}</span>
-        <div className="muted">{REASONS[reason] ?? ''}</div>
-      </dd>
     </>
   );
 }
