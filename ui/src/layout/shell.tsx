@@ -10,6 +10,7 @@ import { useCurrentNamespace, useNamespaces } from '../session/namespaces';
 import { ReadOnlyNotice } from '../session/read-only';
 import { useSession } from '../session/session';
 import { readableTextOn } from '../lib/contrast';
+import { CommandPalette } from '../components/command-palette';
 import { ThemeSwitch } from '../components/theme-switch';
 
 const SCOPED = [
@@ -63,6 +64,7 @@ export function Shell({ children }: { children: ReactNode }) {
         </Link>
         {topbar?.label && <span className="env-label">{topbar.label}</span>}
         <div className="topbar-spacer" />
+        <CommandPalette />
         <div className="ns-switcher">
           <label htmlFor="namespace-switcher">Namespace</label>
           <select
