@@ -1,4 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
+import { MAX_SEARCH_LENGTH, SORT_VALUES } from '../storage/list-filter';
 import { IntField, StringField } from './dto-fields';
 
 /** Query of Flipt's paginated lists. `reference` only matters to declarative backends and is accepted and ignored. */
@@ -17,6 +19,22 @@ export class ListQuery {
 
   @StringField({ description: 'Namespace for the legacy un-namespaced routes (default `default`)' })
   namespaceKey?: string;
+}
+
+/** The flag and segment lists: Flipt's paging plus Flagpole's search and order (storage/list-filter.ts). */
+export class SearchableListQuery extends ListQuery {
+  @StringField({
+    description: `Flagpole addition: only items whose key, name or description contains this text, in any case (at most ${MAX_SEARCH_LENGTH} characters)`,
+  })
+  search?: string;
+
+  @ApiPropertyOptional({
+    enum: SORT_VALUES,
+    description: 'Flagpole addition: order by this field, `-` first for descending; absent = creation order, as Flipt',
+  })
+  @IsOptional()
+  @IsIn(SORT_VALUES, { message: `sort must be one of ${SORT_VALUES.join(', ')}` })
+  sort?: string;
 }
 
 export class EmptyResponse {}

@@ -1,6 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { BoolField, EnumField, ObjectField, StringField } from '../common/dto-fields';
+import { SearchableListQuery } from '../common/list.dto';
 import { FLAG_TYPE_NAMES, FLAG_TYPES_BY_NAME, FlagType } from '../wire';
+
+/** The flag list's query: paging, search and order, and two Flagpole filters. */
+export class FlagListQuery extends SearchableListQuery {
+  @EnumField(FLAG_TYPES_BY_NAME, { description: 'Flagpole addition: only flags of this type' })
+  type?: FlagType;
+
+  @BoolField({ description: 'Flagpole addition: only enabled (true) or disabled (false) flags' })
+  enabled?: boolean;
+}
 
 export class CreateFlagRequest {
   @StringField({ required: true, example: 'new-checkout' })

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { EmptyResponse, ListQuery } from '../common/list.dto';
 import { scoped } from '../common/routes';
-import { CreateFlagRequest, FlagListResponse, FlagResponse, UpdateFlagRequest, VariantRequest, VariantResponse } from './flag.dto';
+import { CreateFlagRequest, FlagListQuery, FlagListResponse, FlagResponse, UpdateFlagRequest, VariantRequest, VariantResponse } from './flag.dto';
 import { FlagsService } from './flags.service';
 import { VariantsService } from './variants.service';
 import { Excludable, NamespaceScoped, OnResource } from '../auth/auth.decorators';
@@ -23,7 +23,7 @@ export class FlagsController {
 
   @Get(scoped('flags'))
   @ApiOkResponse({ type: FlagListResponse })
-  list(@RequestNamespace() ns: string, @Query() q: ListQuery): Promise<FlagListResponse> {
+  list(@RequestNamespace() ns: string, @Query() q: FlagListQuery): Promise<FlagListResponse> {
     return this.flags.list(ns, q);
   }
 

@@ -7,6 +7,7 @@ import { maxLength, maxText, requireField, requireKey } from '../common/validati
 import { existing } from '../namespaces/namespace.repository';
 import { now } from '../storage/columns';
 import { Database, inFlag } from '../storage/database.service';
+import type { ListFilter } from '../storage/list-filter';
 import type { CreateFlagRequest, FlagListResponse, FlagResponse, UpdateFlagRequest } from './flag.dto';
 import { FlagType } from '../wire';
 import { Flag } from './flag.entity';
@@ -25,10 +26,11 @@ export class FlagsService {
     return this.db.read(async (em) => toFlagResponse(await this.flags.get(em, namespaceKey, key, true), 'stored'));
   }
 
-  list(namespaceKey: string, req: PageRequest): Promise<FlagListResponse> {
+  list(namespaceKey: string, req: PageRequest & ListFilter & { type?: FlagType; enabled?: boolean }): Promise<FlagListResponse> {
     const page = resolvePage(req, { requireLimit: true });
+    const only = { ...(req.type !== undefined ? { type: req.type } : {}), ...(req.enabled !== undefined ? { enabled: req.enabled } : {}) };
     return this.db.read(async (em) => {
-      const { items, nextPageToken, totalCount } = await this.flags.list(em, namespaceKey, page);
+      const { items, nextPageToken, totalCount } = await this.flags.list(em, namespaceKey, page, req, only);
       return { flags: items.map((f) => toFlagResponse(f, 'always')), nextPageToken, totalCount };
     });
   }

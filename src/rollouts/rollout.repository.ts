@@ -27,7 +27,7 @@ export class RolloutRepository extends RankedChildren<Rollout> {
   }
 
   list(em: EntityManager, namespaceKey: string, flagKey: string, page: Page): Promise<PagedList<Rollout>> {
-    return pagedList(em, Rollout, this.ofFlag(namespaceKey, flagKey), page, RANK_ORDER, POPULATE);
+    return pagedList<Rollout>(em, Rollout, this.ofFlag(namespaceKey, flagKey), page, RANK_ORDER, POPULATE);
   }
 
   /** Unlike rules, two rollouts of a flag never share a rank. */

@@ -40,7 +40,7 @@ export class RuleRepository extends RankedChildren<Rule> {
   }
 
   list(em: EntityManager, namespaceKey: string, flagKey: string, page: Page): Promise<PagedList<Rule>> {
-    return pagedList(em, Rule, this.ofFlag(namespaceKey, flagKey), page, RANK_ORDER, POPULATE);
+    return pagedList<Rule>(em, Rule, this.ofFlag(namespaceKey, flagKey), page, RANK_ORDER, POPULATE);
   }
 
   setSegments(em: EntityManager, rule: Rule, segments: Segment[]): Promise<void> {

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { EmptyResponse, ListQuery } from '../common/list.dto';
+import { EmptyResponse, ListQuery, SearchableListQuery } from '../common/list.dto';
 import { scoped } from '../common/routes';
 import { ConstraintRequest, ConstraintResponse, SegmentListResponse, SegmentRequest, SegmentResponse } from './segment.dto';
 import { ConstraintsService } from './constraints.service';
@@ -22,7 +22,7 @@ export class SegmentsController {
 
   @Get(scoped('segments'))
   @ApiOkResponse({ type: SegmentListResponse })
-  list(@RequestNamespace() ns: string, @Query() q: ListQuery): Promise<SegmentListResponse> {
+  list(@RequestNamespace() ns: string, @Query() q: SearchableListQuery): Promise<SegmentListResponse> {
     return this.segments.list(ns, q);
   }
 

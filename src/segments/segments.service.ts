@@ -7,6 +7,7 @@ import { maxLength, maxText, requireField, requireKey } from '../common/validati
 import { existing } from '../namespaces/namespace.repository';
 import { now } from '../storage/columns';
 import { Database, inSegment } from '../storage/database.service';
+import type { ListFilter } from '../storage/list-filter';
 import type { SegmentListResponse, SegmentRequest, SegmentResponse } from './segment.dto';
 import { MatchType } from '../wire';
 import { Segment } from './segment.entity';
@@ -25,10 +26,10 @@ export class SegmentsService {
     return this.db.read(async (em) => toSegmentResponse(await this.segments.get(em, namespaceKey, key, true)));
   }
 
-  list(namespaceKey: string, req: PageRequest): Promise<SegmentListResponse> {
+  list(namespaceKey: string, req: PageRequest & ListFilter): Promise<SegmentListResponse> {
     const page = resolvePage(req, { requireLimit: true });
     return this.db.read(async (em) => {
-      const { items, nextPageToken, totalCount } = await this.segments.list(em, namespaceKey, page);
+      const { items, nextPageToken, totalCount } = await this.segments.list(em, namespaceKey, page, req);
       return { segments: items.map(toSegmentResponse), nextPageToken, totalCount };
     });
   }

@@ -4,6 +4,7 @@
  */
 import type { EntityClass, EntityManager, FilterQuery } from '@mikro-orm/core';
 import type { Page } from '../common/pagination';
+import { filtered, sortOrder, type ListFilter } from './list-filter';
 import { found } from './lookup';
 import { CREATION_ORDER, pagedList, PagedList } from './paged-list';
 
@@ -29,9 +30,13 @@ export abstract class KeyedInNamespace<T extends { key: string }> {
     return found(await this.find(em, namespaceKey, key, withChildren), this.kind, namespaceKey, key);
   }
 
-  /** A page of the namespace's rows with their children, oldest first. */
-  list(em: EntityManager, namespaceKey: string, page: Page): Promise<PagedList<T>> {
-    return pagedList(em, this.entity, this.where(namespaceKey), page, CREATION_ORDER, [this.children]);
+  /**
+   * A page of the namespace's rows with their children: oldest first, or as `filter` searches and sorts them
+   * (storage/list-filter.ts); `only` narrows them further (a flag's type).
+   */
+  list(em: EntityManager, namespaceKey: string, page: Page, filter: ListFilter = {}, only: Partial<Record<keyof T, unknown>> = {}): Promise<PagedList<T>> {
+    const where = () => filtered({ ...only, ...(this.where(namespaceKey) as object) } as FilterQuery<T>, filter);
+    return pagedList(em, this.entity, where, page, sortOrder(filter.sort, CREATION_ORDER), [this.children]);
   }
 
   async keyTaken(em: EntityManager, namespaceKey: string, key: string): Promise<boolean> {

@@ -21,19 +21,21 @@ export const CREATION_ORDER: ListOrder<{ key: string }> = { orderBy: { createdAt
 export async function pagedList<T extends object>(
   em: EntityManager,
   entity: EntityName<T>,
-  where: FilterQuery<T>,
+  /** A function where the condition holds raw SQL fragments: MikroORM lets one be used by one query only. */
+  where: FilterQuery<T> | (() => FilterQuery<T>),
   page: Page,
   order: ListOrder<T>,
   populate: readonly string[] = [],
 ): Promise<PagedList<T>> {
+  const condition = typeof where === 'function' ? (where as () => FilterQuery<T>) : () => where;
   const [rows, totalCount] = await Promise.all([
-    em.find(entity, where, {
+    em.find(entity, condition(), {
       populate: populate as never,
       orderBy: order.orderBy as never,
       offset: page.offset,
       ...(page.limit ? { limit: page.limit + 1 } : {}),
     }),
-    em.count(entity, where),
+    em.count(entity, condition()),
   ]);
   return { ...cutPage(rows as T[], page, order.keyOf), totalCount };
 }
