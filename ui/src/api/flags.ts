@@ -27,6 +27,8 @@ export interface FlagChanges {
   description: string;
   enabled: boolean;
   defaultVariantId: string;
+  /** Replaces the flag's metadata ({} removes it); left out, the metadata stays as it is. */
+  metadata?: Record<string, unknown>;
 }
 
 /** The API replaces every field on update, so callers start from the flag as loaded. */

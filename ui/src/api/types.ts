@@ -35,6 +35,8 @@ export interface Flag {
   namespaceKey: string;
   variants: Variant[];
   defaultVariant?: Variant;
+  /** Free-form JSON kept with the flag; evaluation ignores it. Absent when the flag has none. */
+  metadata?: Record<string, unknown>;
   createdAt?: string;
   updatedAt?: string;
 }

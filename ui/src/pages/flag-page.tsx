@@ -18,15 +18,21 @@ import { navigate, path, useRoute } from '../routing/hash-router';
 import { Link } from '../routing/link';
 import { useLoadError, useWriteLock } from '../session/permissions';
 import { FlagDetailsForm } from './flag/flag-details-form';
+import { MetadataSection } from './flag/metadata-section';
 import { RolloutsSection } from './flag/rollouts-section';
 import { RulesSection } from './flag/rules-section';
 import { VariantsSection } from './flag/variants-section';
 import { HistorySection } from './history/history-section';
+import { CopyDialog } from './copy-dialog';
+import { copySource } from './flag/copy-flag';
+import { useReadOnly } from '../session/read-only';
 
 export function FlagPage({ ns, flagKey }: { ns: string; flagKey: string }) {
   const flag = useLoad(keys.flag(ns, flagKey), (signal) => getFlag(ns, flagKey, signal));
   const segments = useLoad(keys.segments(ns), (signal) => listAllSegments(ns, signal));
   const [deleting, setDeleting] = useState(false);
+  const [copying, setCopying] = useState(false);
+  const readOnly = useReadOnly();
   const notify = useNotify();
   const deleteLock = useWriteLock('flag', 'delete', ns);
   const loadError = useLoadError('flag', ns, flag.error);
@@ -55,6 +61,9 @@ export function FlagPage({ ns, flagKey }: { ns: string; flagKey: string }) {
             <Link to={`${path('namespaces', ns, 'console')}?flag=${encodeURIComponent(f.key)}`} className="button">
               Try in console
             </Link>
+            <button type="button" onClick={() => setCopying(true)} {...readOnly?.locked}>
+              Copy to namespace
+            </button>
             <button type="button" className="danger" onClick={() => setDeleting(true)} {...deleteLock?.locked}>
               Delete flag
             </button>
@@ -81,8 +90,10 @@ export function FlagPage({ ns, flagKey }: { ns: string; flagKey: string }) {
               <RulesSection ns={ns} flag={f} segments={segments.data ?? []} />
             </>
           )}
+          <MetadataSection ns={ns} flag={f} onSaved={flag.set} />
         </>
       )}
+      {copying && <CopyDialog ns={ns} source={copySource(ns, f)} onClose={() => setCopying(false)} />}
       {deleting && (
         <ConfirmDialog
           title={`Delete flag ${f.key}?`}

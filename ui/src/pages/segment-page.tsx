@@ -20,13 +20,18 @@ import { displayValue, operatorLabel, typeLabel } from '../lib/constraints';
 import { navigate, path, useRoute } from '../routing/hash-router';
 import { Link } from '../routing/link';
 import { useLoadError, useLockNote, useLocks, useWriteLock } from '../session/permissions';
+import { useReadOnly } from '../session/read-only';
+import { CopyDialog } from './copy-dialog';
 import { HistorySection } from './history/history-section';
+import { copySegment } from './segment/copy-segment';
 import { ConstraintForm } from './segment/constraint-form';
 import { MatchTypeField } from './segment/match-type-field';
 
 export function SegmentPage({ ns, segmentKey }: { ns: string; segmentKey: string }) {
   const segment = useLoad(keys.segment(ns, segmentKey), (signal) => getSegment(ns, segmentKey, signal));
   const [deleting, setDeleting] = useState(false);
+  const [copying, setCopying] = useState(false);
+  const readOnly = useReadOnly();
   const notify = useNotify();
   const deleteLock = useWriteLock('segment', 'delete', ns);
   const loadError = useLoadError('segment', ns, segment.error);
@@ -47,9 +52,14 @@ export function SegmentPage({ ns, segmentKey }: { ns: string; segmentKey: string
         title={s.name}
         subtitle={<span className="key">{s.key}</span>}
         actions={
-          <button type="button" className="danger" onClick={() => setDeleting(true)} {...deleteLock?.locked}>
-            Delete segment
-          </button>
+          <>
+            <button type="button" onClick={() => setCopying(true)} {...readOnly?.locked}>
+              Copy to namespace
+            </button>
+            <button type="button" className="danger" onClick={() => setDeleting(true)} {...deleteLock?.locked}>
+              Delete segment
+            </button>
+          </>
         }
       />
       <ViewTabs label={`Segment ${s.key}`} views={views} current={view} />
@@ -66,6 +76,7 @@ export function SegmentPage({ ns, segmentKey }: { ns: string; segmentKey: string
           <ConstraintsSection ns={ns} segment={s} />
         </>
       )}
+      {copying && <CopyDialog ns={ns} source={copySegment(s)} onClose={() => setCopying(false)} />}
       {deleting && (
         <ConfirmDialog
           title={`Delete segment ${s.key}?`}
