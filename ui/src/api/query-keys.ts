@@ -5,8 +5,8 @@
  *  - a write under a flag (its variants, rules, distributions, rollouts): every flag query of the namespace (the flag,
  *    its rules and rollouts, the lists that show it); a deleted variant changes the rules' distributions too;
  *  - a write under a segment: the whole namespace (rules and rollouts name segments);
- *  - anything else that changes data (a namespace, an import, tokens, signing out): everything;
- *  - evaluations (the console, OFREP): nothing.
+ *  - anything else that changes data (a namespace, an import, tokens): everything;
+ *  - evaluations (the console, OFREP) and signing out (the session clears the cache instead): nothing.
  */
 export type Key = readonly string[];
 
@@ -27,7 +27,7 @@ export type Stale = 'nothing' | 'everything' | Key;
 /** What a successful write to `path` (relative and encoded, as the API modules build it) made stale. */
 export function staleAfterWrite(path: string): Stale {
   const parts = path.split('?')[0].split('/').map(decodeURIComponent);
-  if (parts[0] === 'auth') return 'everything';
+  if (parts[0] === 'auth') return parts[2] === 'self' ? 'nothing' : 'everything';
   if (parts[0] !== 'api') return 'nothing';
   const [, , collection, ns, kind] = parts;
   if (collection !== 'namespaces' || ns === undefined) return 'everything';

@@ -10,6 +10,7 @@ import { listAuthMethods, expireSelf, getSelf } from '../api/auth';
 import { ApiError, messageOf, onUnauthenticated } from '../api/client';
 import { getMetaInfo, getUiSettings } from '../api/meta';
 import { getPermissions, type Permissions } from '../api/permissions';
+import { queryClient } from '../api/query-client';
 import type { Authentication, AuthMethod, UiSettings } from '../api/types';
 import { clientToken, setClientToken } from './token-store';
 
@@ -81,6 +82,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       live = false;
     };
   }, [attempt]);
+
+  // Signed out (or the credential stopped working): nothing read as this user is shown to the next one. The pages
+  // that read it are gone by now, so nothing reads it again.
+  useEffect(() => {
+    if (state.status === 'login') queryClient.clear();
+  }, [state.status]);
 
   useEffect(
     () =>
