@@ -133,16 +133,19 @@ browserDescribe('issue 21: four fixes of the web UI', () => {
             search: w.document.querySelector('input[type=search]')?.value ?? '',
             keys: [...w.document.querySelectorAll('table.list tbody .key')].map((e) => e.textContent ?? ''),
           });
-        // After every change React makes to the page (before it is painted), and at every keystroke.
+        // After every change React makes to the page (before it is painted), and after every keystroke has been
+        // handled (a capturing listener would log the box's new text beside rows React has not yet replaced, a state
+        // that is never painted).
         new w.MutationObserver(record).observe(w.document.body, { subtree: true, childList: true, characterData: true });
-        w.document.addEventListener('input', record, true);
+        w.document.addEventListener('input', record, false);
       });
 
       // The next search's read of the list is held until the test lets it go (the server already answered it).
       let hold: ((held: { route: Route; response: APIResponse }) => void) | undefined;
       const held = () => new Promise<{ route: Route; response: APIResponse }>((resolve) => (hold = resolve));
       await page.route(
-        (url) => url.pathname === '/api/v1/namespaces/search/flags' && url.searchParams.get('limit') === '250',
+        // The search for "alpha" (the API's `search` parameter).
+        (url) => url.pathname === '/api/v1/namespaces/search/flags' && url.searchParams.get('search') === 'alpha',
         async (route) => {
           if (!hold) return route.continue();
           const release = hold;

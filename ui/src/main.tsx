@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
+import { LeavePrompt } from './components/leave-prompt';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/components.css';
@@ -8,9 +9,13 @@ import './styles/history.css';
 import './styles/console.css';
 import './styles/combobox.css';
 import './styles/palette.css';
+import './styles/forms.css';
+import './styles/list.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <App />
+    {/* Outside the app's providers: it asks before leaving unsaved edits, whatever page holds them. */}
+    <LeavePrompt />
   </StrictMode>,
 );

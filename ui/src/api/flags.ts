@@ -1,14 +1,17 @@
 import { api, enc } from './client';
-import type { PageFetcher } from './paging';
+import type { ListQuery, PageFetcher } from './paging';
 import type { Flag, FlagType, Page, Variant } from './types';
 
 const flagsOf = (ns: string) => `api/v1/namespaces/${enc(ns)}/flags`;
 const flagPath = (ns: string, key: string) => `${flagsOf(ns)}/${enc(key)}`;
 
-export const flagPages = (ns: string): PageFetcher<Flag> => async (limit, pageToken, signal) => {
-  const r = await api.get<{ flags: Flag[] } & Page>(flagsOf(ns), { query: { limit, pageToken }, signal });
-  return { items: r.flags, nextPageToken: r.nextPageToken, totalCount: r.totalCount };
-};
+/** A namespace's flags a page at a time; `query` searches, filters (by type, by on/off) and sorts them. */
+export const flagPages =
+  (ns: string, query: ListQuery & { type?: FlagType; enabled?: boolean } = {}): PageFetcher<Flag> =>
+  async (limit, pageToken, signal) => {
+    const r = await api.get<{ flags: Flag[] } & Page>(flagsOf(ns), { query: { limit, pageToken, ...query }, signal });
+    return { items: r.flags, nextPageToken: r.nextPageToken, totalCount: r.totalCount };
+  };
 
 export const getFlag = (ns: string, key: string, signal?: AbortSignal) => api.get<Flag>(flagPath(ns, key), { signal });
 

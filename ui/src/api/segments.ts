@@ -1,12 +1,13 @@
 import { api, enc } from './client';
-import type { PageFetcher } from './paging';
+import type { ListQuery, PageFetcher } from './paging';
 import type { ComparisonType, Constraint, MatchType, Page, Segment } from './types';
 
 const segmentsOf = (ns: string) => `api/v1/namespaces/${enc(ns)}/segments`;
 const segmentPath = (ns: string, key: string) => `${segmentsOf(ns)}/${enc(key)}`;
 
-export const segmentPages = (ns: string): PageFetcher<Segment> => async (limit, pageToken, signal) => {
-  const r = await api.get<{ segments: Segment[] } & Page>(segmentsOf(ns), { query: { limit, pageToken }, signal });
+/** A namespace's segments a page at a time; `query` searches and sorts them. */
+export const segmentPages = (ns: string, query: ListQuery = {}): PageFetcher<Segment> => async (limit, pageToken, signal) => {
+  const r = await api.get<{ segments: Segment[] } & Page>(segmentsOf(ns), { query: { limit, pageToken, ...query }, signal });
   return { items: r.segments, nextPageToken: r.nextPageToken, totalCount: r.totalCount };
 };
 

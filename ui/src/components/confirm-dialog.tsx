@@ -9,12 +9,15 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel,
+  cancelLabel,
   onConfirm,
   onClose,
 }: {
   title: string;
   children: ReactNode;
   confirmLabel: string;
+  /** The way back, when "Cancel" would be unclear (leaving a page: cancel the leaving, or the edits?). */
+  cancelLabel?: string;
   onConfirm(): Promise<unknown>;
   onClose(): void;
 }) {
@@ -28,7 +31,7 @@ export function ConfirmDialog({
         {children}
         <ErrorMessage error={action.error} />
       </div>
-      <DialogButtons onCancel={onClose} busy={action.busy} label={confirmLabel} danger onConfirm={() => void action.run()} />
+      <DialogButtons onCancel={onClose} cancelLabel={cancelLabel} busy={action.busy} label={confirmLabel} danger onConfirm={() => void action.run()} />
     </Modal>
   );
 }

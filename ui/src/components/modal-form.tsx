@@ -1,8 +1,12 @@
-import type { FormEvent, ReactNode } from 'react';
+/**
+ * A dialog holding a form: the fields, the error in words, and Cancel / the submit button at the bottom. Once a field
+ * has been changed, leaving the page asks first (routing/leave-guards.ts), until the dialog closes.
+ */
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { useLeaveGuard } from '../routing/leave-guards';
 import { ErrorMessage } from './error-message';
 import { Modal } from './modal';
 
-/** A dialog holding a form: the fields, the error in words, and Cancel / the submit button at the bottom. */
 export function ModalForm({
   title,
   onClose,
@@ -25,13 +29,16 @@ export function ModalForm({
   wide?: boolean;
   children: ReactNode;
 }) {
+  const [edited, setEdited] = useState(false);
+  useLeaveGuard(edited);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     onSubmit();
   };
   return (
     <Modal title={title} onClose={onClose} wide={wide}>
-      <form onSubmit={submit}>
+      {/* Every field's change (typing, a choice, a box ticked) is an `input` event that bubbles up to the form. */}
+      <form onSubmit={submit} onInput={() => setEdited(true)}>
         <div className="modal-body form">
           {children}
           <ErrorMessage error={error} />
@@ -43,8 +50,9 @@ export function ModalForm({
 }
 
 /** Cancel, and the dialog's action: a submit button, or `onConfirm` for a dialog without a form. */
-export function DialogButtons({ onCancel, busy, blocked, label, danger, onConfirm }: {
+export function DialogButtons({ onCancel, cancelLabel = 'Cancel', busy, blocked, label, danger, onConfirm }: {
   onCancel(): void;
+  cancelLabel?: string;
   busy: boolean;
   blocked?: boolean;
   label: string;
@@ -54,7 +62,7 @@ export function DialogButtons({ onCancel, busy, blocked, label, danger, onConfir
   return (
     <div className="modal-footer">
       <button type="button" onClick={onCancel}>
-        Cancel
+        {cancelLabel}
       </button>
       <button type={onConfirm ? 'button' : 'submit'} className={danger ? 'danger' : 'primary'} disabled={busy || blocked} onClick={onConfirm}>
         {busy ? 'Working…' : label}

@@ -1,7 +1,13 @@
-/** Short confirmations ("Flag saved") in a polite live region; errors are shown where they happened instead. */
+/**
+ * Short confirmations ("Flag saved") in a polite live region; errors are shown where they happened instead. They show
+ * at the bottom centre for 2.5 s and let every click through (styles/forms.css): a toast never stands between the
+ * pointer and a control, and an open dialog stays above it.
+ */
 import { createContext, useCallback, useContext, useState, type ReactNode } from 'react';
 
 type Notify = (text: string) => void;
+
+const NOTICE_LIFE_MS = 2500;
 
 const NoticeContext = createContext<Notify>(() => undefined);
 
@@ -12,7 +18,7 @@ export function NoticeProvider({ children }: { children: ReactNode }) {
   const notify = useCallback<Notify>((text) => {
     const id = Date.now() + Math.random();
     setNotices((n) => [...n.slice(-1), { id, text }]);
-    setTimeout(() => setNotices((n) => n.filter((x) => x.id !== id)), 3000);
+    setTimeout(() => setNotices((n) => n.filter((x) => x.id !== id)), NOTICE_LIFE_MS);
   }, []);
   return (
     <NoticeContext.Provider value={notify}>

@@ -1,24 +1,37 @@
+/** "1–25 of 1,000 flags", previous/next and the page size, for a list of usePagedList (hooks/use-paged-list.ts). */
 import type { PagedList } from '../hooks/use-paged-list';
 
-const SIZES = [25, 50, 100];
+export const PAGE_SIZES = [25, 50, 100];
 
-/** "1–25 of 1,000", previous/next and the page size, for a list of usePagedList. */
-export function Pager({ list, noun, onPageSize }: { list: PagedList<unknown>; noun: string; onPageSize(size: number): void }) {
-  const from = list.items.length === 0 ? 0 : list.pageIndex * list.pageSize + 1;
-  const to = list.pageIndex * list.pageSize + list.items.length;
+export function Pager({
+  list,
+  noun,
+  onPageSize,
+  status,
+}: {
+  list: PagedList<unknown>;
+  /** Plural ("flags"); the singular is said for one. */
+  noun: string;
+  onPageSize(size: number): void;
+  /** Said instead of the range (while a search is being typed). */
+  status?: string;
+}) {
+  const first = (list.page - 1) * list.pageSize;
   const fmt = (n: number) => n.toLocaleString();
   const of = list.total !== undefined ? ` of ${fmt(list.total)}` : '';
+  const range =
+    list.items.length === 0
+      ? list.loading ? `Loading ${noun}…` : `0 ${noun}`
+      : `${fmt(first + 1)}–${fmt(first + list.items.length)}${of} ${list.total === 1 ? noun.replace(/s$/, '') : noun}`;
   return (
     <nav className="pager" aria-label={`Pages of ${noun}`}>
-      <span className="pager-range">
-        {list.scan && !list.scan.done
-          ? `Searching… ${fmt(list.scan.scanned)}${list.scan.of !== undefined ? ` of ${fmt(list.scan.of)}` : ''} ${noun} read`
-          : `${fmt(from)}–${fmt(to)}${of} ${list.total === 1 ? noun.replace(/s$/, '') : noun}`}
+      <span className="pager-range" role="status">
+        {status ?? range}
       </span>
       <label className="pager-size">
         Per page{' '}
         <select value={list.pageSize} onChange={(e) => onPageSize(Number(e.target.value))}>
-          {SIZES.map((s) => (
+          {PAGE_SIZES.map((s) => (
             <option key={s} value={s}>
               {s}
             </option>

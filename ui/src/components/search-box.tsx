@@ -1,7 +1,19 @@
+/** A labelled search input; Escape clears it. */
 import { useId } from 'react';
 
-/** A labelled search input; Escape clears it. */
-export function SearchBox({ label, value, onChange, placeholder }: { label: string; value: string; onChange(v: string): void; placeholder?: string }) {
+export function SearchBox({
+  label,
+  value,
+  onChange,
+  placeholder,
+  maxLength,
+}: {
+  label: string;
+  value: string;
+  onChange(v: string): void;
+  placeholder?: string;
+  maxLength?: number;
+}) {
   const id = useId();
   return (
     <div className="search" role="search">
@@ -11,8 +23,9 @@ export function SearchBox({ label, value, onChange, placeholder }: { label: stri
         type="search"
         value={value}
         placeholder={placeholder}
+        maxLength={maxLength}
         onChange={(e) => onChange(e.target.value)}
-        onKeyDown={(e) => e.key === 'Escape' && onChange('')}
+        onKeyDown={(e) => e.key === 'Escape' && value && onChange('')}
       />
     </div>
   );

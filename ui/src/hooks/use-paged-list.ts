@@ -1,174 +1,110 @@
 /**
- * A long list (flags, segments, tokens) one page at a time, so that 1,000 flags never mean 1,000 rows on screen.
+ * A long list (flags, segments, tokens, audit events) one page at a time, so that 1,000 flags never mean 1,000 rows
+ * on screen. Each page is a query of the UI's cache (useLoad) under `[...listKey, {size, page}]`: a write that makes
+ * the list's key stale reloads the page on screen by itself, and a page seen before shows at once on Back.
  *
- * Browsing uses the API's own pagination: `limit` + `pageToken`, with the tokens of the pages seen kept so that
- * "Previous" works (the API's tokens only go forward). The API has no search parameter, so a search term switches
- * to a scan: the whole list is read in large pages (abandoned as soon as the term changes), matches are collected
- * as they arrive and shown one page at a time like the rest.
+ * The API's page tokens only go forward. Page n is read with the token that page n-1 answered, when that page is in
+ * the cache; a page opened directly (a reload at `page=4`, a shared link) reads the first n pages in one request and
+ * keeps the last. Searching, filtering and sorting are the API's (the caller puts them in `fetchPage` and `listKey`).
  *
- * What is shown always belongs to the term in the search box: until the typing pauses nothing is shown (the old
- * term's matches under the new term would read as its answer), and each answer is kept with the list and term it was
- * asked for, so one that belongs to another is never shown, not even in the one render before a new scan starts.
+ * While the next page loads the page before stays on screen, dimmed, but only for the same `subject`: a list under
+ * another search term never stands in for this one's answer, not even for one render.
  */
-import { useEffect, useRef, useState } from 'react';
-import { messageOf } from '../api/client';
-import type { PageFetcher } from '../api/paging';
-import { useDebounced } from './use-debounced';
-
-/** Items per request while searching: few requests for 1,000 flags, each still small. */
-const SCAN_PAGE = 250;
-
-/** A search starts when the typing pauses this long, not at every key. */
-const TYPING_PAUSE_MS = 250;
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import type { ListPage, PageFetcher } from '../api/paging';
+import type { Key } from '../api/query-keys';
+import { useLoad } from './use-load';
 
 export interface PagedListOptions<T> {
-  /** What is listed (a namespace key): a change starts again at the first page. */
-  listKey: string;
+  /** What is listed, its search, filters and sort included: each differs in its key. */
+  listKey: Key;
   fetchPage: PageFetcher<T>;
   pageSize: number;
-  /** The search box's text as typed (the list waits for the typing to pause). */
-  search: string;
-  matches(item: T, term: string): boolean;
+  /** 1-based. Left out, the list keeps its own page, back at 1 when the list or the page size changes. */
+  page?: number;
+  /** Goes to another page (with `page`); `replace` when the page shown was not one the user chose. */
+  onPage?(page: number, replace: boolean): void;
+  /** What a page may stand in for while another loads (default: the list key). */
+  subject?: string;
 }
 
 export interface PagedList<T> {
   items: T[];
+  /** The page the items are (the one asked for, or the one before while it loads); 1-based. */
+  page: number;
+  pageSize: number;
+  /** The items belong to what was asked for, not to the page before. */
+  current: boolean;
   loading: boolean;
   error?: string;
-  /** 0-based. */
-  pageIndex: number;
-  pageSize: number;
-  /** All items (or all matches once the scan is done), when known. */
+  /** All items, when the list counts them. */
   total?: number;
   hasPrevious: boolean;
   hasNext: boolean;
   previous(): void;
   next(): void;
-  /** While searching: how far the scan has come. */
-  scan?: { scanned: number; of?: number; done: boolean };
-  /** Reads the current page again (after a write); stays on the page unless it became empty. */
+  /** Reads the page again (after a write); stays on the page unless it became empty. */
   reload(): void;
 }
 
 interface Shown<T> {
-  /** The list and term this page was read for. */
   subject: string;
-  items: T[];
-  total?: number;
-  hasNext: boolean;
-  loading: boolean;
-  error?: string;
+  page: number;
+  data: ListPage<T>;
 }
 
-interface Scan<T> {
-  /** The list and term this scan is for. */
-  subject: string;
-  matches: T[];
-  scanned: number;
-  of?: number;
-  done: boolean;
-  error?: string;
-}
-
-export function usePagedList<T>({ listKey, fetchPage, pageSize, search, matches }: PagedListOptions<T>): PagedList<T> {
-  const fetchRef = useRef(fetchPage);
-  fetchRef.current = fetchPage;
-  const matchesRef = useRef(matches);
-  matchesRef.current = matches;
-
-  const typed = search.trim().toLowerCase();
-  const settled = useDebounced(typed, TYPING_PAUSE_MS);
-  // A cleared box needs no pause: the plain list comes back at once.
-  const term = typed ? settled : '';
-  const subject = JSON.stringify([listKey, term]);
-  const identity = JSON.stringify([listKey, pageSize, term]);
-  const [pageIndex, setPageIndex] = useState(0);
-  const [seenIdentity, setSeenIdentity] = useState(identity);
-  const tokens = useRef<string[]>(['']);
-  const [version, setVersion] = useState(0);
-  const [shown, setShown] = useState<Shown<T>>({ subject, items: [], hasNext: false, loading: true });
-  const [scan, setScan] = useState<Scan<T>>({ subject, matches: [], scanned: 0, done: false });
-
-  // Another list, page size or search term: back to the first page (adjusted during render, before any effect runs).
-  if (identity !== seenIdentity) {
-    setSeenIdentity(identity);
-    setPageIndex(0);
-    tokens.current = [''];
+export function usePagedList<T>({ listKey, fetchPage, pageSize, page: asked, onPage, subject: about }: PagedListOptions<T>): PagedList<T> {
+  const client = useQueryClient();
+  const named = JSON.stringify(listKey);
+  const subject = about ?? named;
+  const [ownPage, setOwnPage] = useState(1);
+  const [ownOf, setOwnOf] = useState(named + pageSize);
+  if (asked === undefined && ownOf !== named + pageSize) {
+    setOwnOf(named + pageSize);
+    setOwnPage(1);
   }
+  const page = asked ?? ownPage;
+  const go = (n: number, replace = false) => (onPage ? onPage(n, replace) : setOwnPage(n));
 
+  const keyOf = (n: number): Key => [...listKey, JSON.stringify({ size: pageSize, page: n })];
+  const loaded = useLoad<ListPage<T>>(keyOf(page), async (signal) => {
+    if (page === 1) return fetchPage(pageSize, '', signal);
+    const before = client.getQueryData<ListPage<T>>(keyOf(page - 1));
+    if (before && !before.nextPageToken) return { items: [], nextPageToken: '', totalCount: before.totalCount };
+    if (before) return fetchPage(pageSize, before.nextPageToken, signal);
+    const upTo = await fetchPage(page * pageSize, '', signal);
+    return { ...upTo, items: upTo.items.slice((page - 1) * pageSize) };
+  });
+
+  const [shown, setShown] = useState<Shown<T>>();
+  if (loaded.data && (shown?.data !== loaded.data || shown.page !== page || shown.subject !== subject)) {
+    setShown({ subject, page, data: loaded.data });
+  }
+  const current = loaded.data !== undefined;
+  const standIn = !current && shown?.subject === subject && !loaded.error ? shown : undefined;
+  const data = loaded.data ?? standIn?.data;
+  const shownPage = current ? page : (standIn?.page ?? page);
+
+  // Past the end (its last item was deleted, or an address named a page that is not there): the last page instead.
+  const empty = current && loaded.data!.items.length === 0 && page > 1;
+  const total = loaded.data?.totalCount;
   useEffect(() => {
-    if (term) return;
-    const controller = new AbortController();
-    setShown((s) => ({ ...s, loading: true }));
-    fetchRef.current(pageSize, tokens.current[pageIndex] ?? '', controller.signal).then(
-      (page) => {
-        if (controller.signal.aborted) return;
-        if (page.items.length === 0 && pageIndex > 0) {
-          // The last item of this page was deleted: show the page before.
-          setPageIndex(pageIndex - 1);
-          return;
-        }
-        tokens.current.length = pageIndex + 1;
-        if (page.nextPageToken) tokens.current.push(page.nextPageToken);
-        setShown({ subject, items: page.items, total: page.totalCount, hasNext: Boolean(page.nextPageToken), loading: false });
-      },
-      (e) =>
-        !controller.signal.aborted &&
-        setShown((s) => ({ ...(s.subject === subject ? s : { items: [], hasNext: false }), subject, loading: false, error: messageOf(e) })),
-    );
-    return () => controller.abort();
-  }, [identity, pageIndex, version]); // `identity` stands for the list, the page size and the term
+    if (empty) go(Math.max(1, Math.min(page - 1, total !== undefined ? Math.ceil(total / pageSize) : page)), true);
+  }, [empty, total, page, pageSize]);
 
-  useEffect(() => {
-    if (!term) return;
-    const controller = new AbortController();
-    const found: T[] = [];
-    let scanned = 0;
-    setScan({ subject, matches: [], scanned: 0, done: false });
-    void (async () => {
-      let token = '';
-      try {
-        do {
-          const page = await fetchRef.current(SCAN_PAGE, token, controller.signal);
-          if (controller.signal.aborted) return;
-          scanned += page.items.length;
-          for (const item of page.items) if (matchesRef.current(item, term)) found.push(item);
-          token = page.nextPageToken;
-          setScan({ subject, matches: found.slice(), scanned, of: page.totalCount, done: !token });
-        } while (token);
-      } catch (e) {
-        if (!controller.signal.aborted) setScan({ subject, matches: found.slice(), scanned, done: true, error: messageOf(e) });
-      }
-    })();
-    return () => controller.abort();
-  }, [listKey, term, version]);
-
-  const common = {
-    pageIndex,
-    pageSize,
-    hasPrevious: pageIndex > 0,
-    previous: () => setPageIndex((i) => Math.max(0, i - 1)),
-    next: () => setPageIndex((i) => i + 1),
-    reload: () => setVersion((v) => v + 1),
-  };
-  // Still typing: no answer yet belongs to the text in the box.
-  if (typed !== term) return { ...common, items: [], loading: true, hasNext: false, scan: { scanned: 0, done: false } };
-  if (!term) return { ...common, ...(shown.subject === subject ? shown : { items: [], hasNext: false, loading: true }) };
-  // Another term's scan, in the render before this term's starts: as if this one had read nothing yet.
-  const current = scan.subject === subject ? scan : { matches: [], scanned: 0, done: false, of: undefined, error: undefined };
-  const start = pageIndex * pageSize;
   return {
-    ...common,
-    items: current.matches.slice(start, start + pageSize),
-    loading: !current.done && current.matches.length <= start + pageSize,
-    error: current.error,
-    total: current.done ? current.matches.length : undefined,
-    hasNext: current.matches.length > start + pageSize,
-    scan: { scanned: current.scanned, of: current.of, done: current.done },
+    items: data?.items ?? [],
+    page: shownPage,
+    pageSize,
+    current,
+    loading: loaded.loading || (!current && !loaded.error),
+    error: loaded.error,
+    total: data?.totalCount,
+    hasPrevious: page > 1,
+    hasNext: Boolean(current && loaded.data!.nextPageToken),
+    previous: () => go(Math.max(1, page - 1)),
+    next: () => go(page + 1),
+    reload: loaded.reload,
   };
-}
-
-/** The usual search: the term (lower case) in the key, name or description. */
-export function matchesKeyNameDescription(item: { key: string; name: string; description: string }, term: string): boolean {
-  return [item.key, item.name, item.description].some((s) => s.toLowerCase().includes(term));
 }

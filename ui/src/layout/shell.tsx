@@ -12,6 +12,7 @@ import { useSession } from '../session/session';
 import { readableTextOn } from '../lib/contrast';
 import { CommandPalette } from '../components/command-palette';
 import { ThemeSwitch } from '../components/theme-switch';
+import { TimeZoneSwitch } from '../components/time-zone-switch';
 
 const SCOPED = [
   { section: 'flags', label: 'Flags' },
@@ -114,6 +115,7 @@ export function Shell({ children }: { children: ReactNode }) {
             </li>
           </ul>
           <ThemeSwitch />
+          <TimeZoneSwitch />
         </nav>
         <main id="main" ref={main} tabIndex={-1}>
           <ReadOnlyNotice />

@@ -102,7 +102,8 @@ export function FlagPage({ ns, flagKey }: { ns: string; flagKey: string }) {
           onConfirm={async () => {
             await deleteFlag(ns, f.key);
             notify(`Flag ${f.key} deleted`);
-            navigate(path('namespaces', ns, 'flags'));
+            // Deleted: unsaved edits of its details have nothing left to be saved to.
+            navigate(path('namespaces', ns, 'flags'), { force: true });
           }}
         >
           <p>Its variants, rules and rollouts go with it. Clients evaluating it will get "flag not found".</p>

@@ -9,13 +9,15 @@ import type { Namespace } from '../api/types';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { ErrorMessage } from '../components/error-message';
 import { Field } from '../components/field';
-import { KeyNameFields, useKeyFromName } from '../components/key-name-fields';
+import { KeyNameFields, keyNameBlocked, keyNameReady, useKeyFromName } from '../components/key-name-fields';
 import { Loading } from '../components/loading';
 import { ModalForm } from '../components/modal-form';
 import { useNotify } from '../components/notices';
 import { PageHeader } from '../components/page-header';
 import { ActionsHeader, DeleteButton } from '../components/row-actions';
 import { useAction } from '../hooks/use-action';
+import { useFieldCheck } from '../hooks/use-field-check';
+import { nameProblem } from '../lib/keys';
 import { path } from '../routing/hash-router';
 import { Link } from '../routing/link';
 import { useCurrentNamespace, useNamespaces } from '../session/namespaces';
@@ -144,23 +146,30 @@ function NamespaceForm({ namespace, onClose, onSaved }: { namespace?: Namespace;
   const names = useKeyFromName();
   const [name, setName] = useState(namespace?.name ?? '');
   const [description, setDescription] = useState(namespace?.description ?? '');
+  const nameCheck = useFieldCheck(name, nameProblem);
   const save = useAction(async () => {
     const input: NamespaceInput = namespace
       ? { key: namespace.key, name, description }
       : { key: names.keyValue, name: names.name, description };
     onSaved(namespace ? await updateNamespace(input) : await createNamespace(input));
   });
+  const submit = () => {
+    if (namespace ? !nameCheck.problem : keyNameReady(names)) void save.run();
+  };
   return (
     <ModalForm
       title={namespace ? `Edit namespace ${namespace.key}` : 'New namespace'}
       onClose={onClose}
-      onSubmit={() => void save.run()}
+      onSubmit={submit}
       submitLabel={namespace ? 'Save namespace' : 'Create namespace'}
       busy={save.busy}
+      blocked={namespace ? Boolean(nameCheck.shown) : keyNameBlocked(names)}
       error={save.error}
     >
       {namespace ? (
-        <Field label="Name">{(p) => <input {...p} required autoFocus value={name} onChange={(e) => setName(e.target.value)} />}</Field>
+        <Field label="Name" error={nameCheck.shown}>
+          {(p) => <input {...p} required autoFocus value={name} onChange={(e) => setName(e.target.value)} onBlur={nameCheck.reveal} />}
+        </Field>
       ) : (
         <KeyNameFields {...names} />
       )}

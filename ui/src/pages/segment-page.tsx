@@ -2,7 +2,7 @@
  * One segment: its details and its constraints; the History view, the audit trail's changes to both. When read-only,
  * or the caller may not change segments here, the same page shows them without letting them change.
  */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { keys } from '../api/query-keys';
 import { deleteConstraint, deleteSegment, getSegment, updateSegment, type SegmentInput } from '../api/segments';
 import type { Constraint, Segment } from '../api/types';
@@ -15,9 +15,12 @@ import { PageHeader } from '../components/page-header';
 import { ActionsHeader, EditDeleteButtons } from '../components/row-actions';
 import { currentView, detailsAndHistory, ViewTabs } from '../components/view-tabs';
 import { useAction } from '../hooks/use-action';
+import { useDraft } from '../hooks/use-draft';
 import { useLoad } from '../hooks/use-load';
 import { displayValue, operatorLabel, typeLabel } from '../lib/constraints';
+import { nameProblem } from '../lib/keys';
 import { navigate, path, useRoute } from '../routing/hash-router';
+import { useLeaveGuard } from '../routing/leave-guards';
 import { Link } from '../routing/link';
 import { useLoadError, useLockNote, useLocks, useWriteLock } from '../session/permissions';
 import { useReadOnly } from '../session/read-only';
@@ -85,7 +88,8 @@ export function SegmentPage({ ns, segmentKey }: { ns: string; segmentKey: string
           onConfirm={async () => {
             await deleteSegment(ns, s.key);
             notify(`Segment ${s.key} deleted`);
-            navigate(path('namespaces', ns, 'segments'));
+            // Deleted: unsaved edits of its details have nothing left to be saved to.
+            navigate(path('namespaces', ns, 'segments'), { force: true });
           }}
         >
           <p>A segment that rules or rollouts still use cannot be deleted: remove it from them first.</p>
@@ -95,12 +99,13 @@ export function SegmentPage({ ns, segmentKey }: { ns: string; segmentKey: string
   );
 }
 
+/** Name, description and match type, saved with "Save details"; leaving with unsaved edits asks first. */
 function SegmentDetails({ ns, segment, onSaved }: { ns: string; segment: Segment; onSaved(s: Segment): void }) {
-  const fromSegment = (s: Segment): SegmentInput => ({ key: s.key, name: s.name, description: s.description, matchType: s.matchType });
-  const [draft, setDraft] = useState<SegmentInput>(() => fromSegment(segment));
-  useEffect(() => setDraft(fromSegment(segment)), [segment]);
+  const { draft, setDraft, dirty } = useDraft<SegmentInput>({ key: segment.key, name: segment.name, description: segment.description, matchType: segment.matchType });
   const notify = useNotify();
   const { describedBy: locked, note } = useLockNote(useWriteLock('segment', 'update', ns));
+  useLeaveGuard(dirty && !locked);
+  const nameError = nameProblem(draft.name);
   const save = useAction(async () => {
     onSaved(await updateSegment(ns, draft));
     notify(`Segment ${segment.key} saved`);
@@ -114,8 +119,8 @@ function SegmentDetails({ ns, segment, onSaved }: { ns: string; segment: Segment
       <h2 id="segment-details">Details</h2>
       {note}
       <form className="form" onSubmit={submit}>
-        <Field label="Name" describedBy={locked}>
-          {(p) => <input {...p} readOnly={Boolean(locked)} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />}
+        <Field label="Name" describedBy={locked} error={locked ? undefined : nameError}>
+          {(p) => <input {...p} required readOnly={Boolean(locked)} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />}
         </Field>
         <Field label="Description" describedBy={locked}>
           {(p) => (
@@ -126,7 +131,7 @@ function SegmentDetails({ ns, segment, onSaved }: { ns: string; segment: Segment
         <ErrorMessage error={save.error} />
         {!locked && (
           <div className="form-actions">
-            <button type="submit" className="primary" disabled={save.busy}>
+            <button type="submit" className="primary" disabled={save.busy || Boolean(nameError)}>
               Save details
             </button>
           </div>

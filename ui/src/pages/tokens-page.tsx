@@ -19,10 +19,11 @@ import { ActionsHeader, DeleteButton } from '../components/row-actions';
 import { useAction } from '../hooks/use-action';
 import { useLoad } from '../hooks/use-load';
 import { usePagedList } from '../hooks/use-paged-list';
-import { formatDate } from '../lib/format';
+import { formatDate, formatDateTime, instantOfInput, zoneLabel } from '../lib/format';
 import { useNamespaces } from '../session/namespaces';
 import { useLoadError, useLocks } from '../session/permissions';
 import { useSession } from '../session/session';
+import { useTimeZone, type TimeZone } from '../session/time-zone';
 
 const NAME = 'io.flagpole.auth.token.name';
 const DESCRIPTION = 'io.flagpole.auth.token.description';
@@ -30,7 +31,7 @@ const NAMESPACE = 'io.flagpole.auth.token.namespace';
 
 export function TokensPage() {
   const [pageSize, setPageSize] = useState(25);
-  const list = usePagedList<Authentication>({ listKey: 'tokens', fetchPage: tokenPages, pageSize, search: '', matches: () => true });
+  const list = usePagedList<Authentication>({ listKey: ['auth', 'tokens'], fetchPage: tokenPages, pageSize });
   const methods = useLoad(keys.authMethods, () => listAuthMethods());
   const tokensEnabled = methods.data?.some((m) => m.method === 'METHOD_TOKEN' && m.enabled);
   const [creating, setCreating] = useState(false);
@@ -154,12 +155,15 @@ export function TokensPage() {
   );
 }
 
+/** A new token's name, description, expiry (entered in the time zone chosen in the navigation) and namespace. */
 function TokenForm({ onClose, onCreated }: { onClose(): void; onCreated(token: string, name: string): void }) {
   const namespaces = useNamespaces();
   const [input, setInput] = useState<NewToken>({ name: '', description: '', namespaceKey: '' });
   const [expires, setExpires] = useState('');
+  const zone = useTimeZone();
+  const expiresAt = instantOfInput(expires, zone);
   const save = useAction(async () => {
-    const body: NewToken = { ...input, expiresAt: expires ? new Date(expires).toISOString() : undefined, namespaceKey: input.namespaceKey || undefined };
+    const body: NewToken = { ...input, expiresAt: expiresAt?.toISOString(), namespaceKey: input.namespaceKey || undefined };
     const r = await createToken(body);
     onCreated(r.clientToken, input.name);
   });
@@ -169,7 +173,7 @@ function TokenForm({ onClose, onCreated }: { onClose(): void; onCreated(token: s
       <Field label="Description">
         {(p) => <input {...p} value={input.description} onChange={(e) => setInput({ ...input, description: e.target.value })} />}
       </Field>
-      <Field label="Expires" hint="Optional, in your local time. Without it the token never expires.">
+      <Field label={`Expires (${zoneLabel(zone, expiresAt ?? new Date())})`} hint={<ExpiryHint at={expiresAt} zone={zone} />}>
         {(p) => <input {...p} type="datetime-local" value={expires} onChange={(e) => setExpires(e.target.value)} />}
       </Field>
       <Field label="Namespace" hint="Optional: a token limited to one namespace is refused everywhere else.">
@@ -186,4 +190,10 @@ function TokenForm({ onClose, onCreated }: { onClose(): void; onCreated(token: s
       </Field>
     </ModalForm>
   );
+}
+
+/** The expiry as the other zone writes it, so that the zone it was entered in is beyond doubt. */
+function ExpiryHint({ at, zone }: { at?: Date; zone: TimeZone }) {
+  if (!at) return <>Optional. Without it the token never expires. The time zone is chosen beside the theme.</>;
+  return <>That is {formatDateTime(at, zone === 'utc' ? 'local' : 'utc')}.</>;
 }

@@ -1,9 +1,10 @@
 /**
- * A flag's name, description, default variant and on/off switch. The switch saves at once; the rest on "Save". When
- * read-only, or the caller may not change flags here, the same fields show the values without letting them change,
- * there is nothing to save, and a line says why (the read-only notice does that above the page).
+ * A flag's name, description, default variant and on/off switch. The switch saves at once; the rest on "Save", and
+ * leaving with unsaved edits asks first. When read-only, or the caller may not change flags here, the same fields
+ * show the values without letting them change, there is nothing to save, and a line says why (the read-only notice
+ * does that above the page).
  */
-import { useEffect, useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { flagChanges, updateFlag, type FlagChanges } from '../../api/flags';
 import type { Flag } from '../../api/types';
 import { ErrorMessage } from '../../components/error-message';
@@ -12,11 +13,13 @@ import { useNotify } from '../../components/notices';
 import { Switch } from '../../components/switch';
 import { VariantSelect } from '../../components/variant-select';
 import { useAction } from '../../hooks/use-action';
+import { useDraft } from '../../hooks/use-draft';
+import { nameProblem } from '../../lib/keys';
+import { useLeaveGuard } from '../../routing/leave-guards';
 import { useLockNote, useWriteLock } from '../../session/permissions';
 
 export function FlagDetailsForm({ ns, flag, onSaved }: { ns: string; flag: Flag; onSaved(flag: Flag): void }) {
-  const [draft, setDraft] = useState<FlagChanges>(() => flagChanges(flag));
-  useEffect(() => setDraft(flagChanges(flag)), [flag]);
+  const { draft, setDraft, dirty } = useDraft(detailsOf(flag));
   const notify = useNotify();
   const isBoolean = flag.type === 'BOOLEAN_FLAG_TYPE';
   const lock = useWriteLock('flag', 'update', ns);
@@ -28,12 +31,13 @@ export function FlagDetailsForm({ ns, flag, onSaved }: { ns: string; flag: Flag;
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    // The switch has saved itself already: keep the flag's current state whatever the draft says.
-    void save.run({ ...draft, enabled: flag.enabled }, `Flag ${flag.key} saved`);
+    // The switch has saved itself already: the flag's current state goes with the draft.
+    void save.run({ ...flagChanges(flag), ...draft }, `Flag ${flag.key} saved`);
   };
   const toggle = (enabled: boolean) =>
     void save.run({ ...flagChanges(flag), enabled }, `${flag.key} is ${enabled ? 'enabled' : 'disabled'}`);
-  const dirty = draft.name !== flag.name || draft.description !== flag.description || draft.defaultVariantId !== (flag.defaultVariant?.id ?? '');
+  useLeaveGuard(dirty && !locked);
+  const nameError = nameProblem(draft.name);
 
   return (
     <section className="card" aria-labelledby="details-heading">
@@ -53,8 +57,8 @@ export function FlagDetailsForm({ ns, flag, onSaved }: { ns: string; flag: Flag;
       {note}
       <form className="form" onSubmit={submit}>
         <div className="field-row">
-          <Field label="Name" describedBy={locked}>
-            {(p) => <input {...p} readOnly={Boolean(locked)} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />}
+          <Field label="Name" describedBy={locked} error={locked ? undefined : nameError}>
+            {(p) => <input {...p} required readOnly={Boolean(locked)} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />}
           </Field>
           {!isBoolean && (
             <VariantSelect
@@ -76,7 +80,7 @@ export function FlagDetailsForm({ ns, flag, onSaved }: { ns: string; flag: Flag;
         <ErrorMessage error={save.error} />
         {!locked && (
           <div className="form-actions">
-            <button type="submit" className="primary" disabled={save.busy || !dirty}>
+            <button type="submit" className="primary" disabled={save.busy || !dirty || Boolean(nameError)}>
               Save details
             </button>
           </div>
@@ -84,4 +88,10 @@ export function FlagDetailsForm({ ns, flag, onSaved }: { ns: string; flag: Flag;
       </form>
     </section>
   );
+}
+
+/** What this form edits (the switch saves by itself). */
+function detailsOf(flag: Flag): Pick<FlagChanges, 'name' | 'description' | 'defaultVariantId'> {
+  const { name, description, defaultVariantId } = flagChanges(flag);
+  return { name, description, defaultVariantId };
 }

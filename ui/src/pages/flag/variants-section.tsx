@@ -12,7 +12,9 @@ import { ModalForm } from '../../components/modal-form';
 import { useNotify } from '../../components/notices';
 import { ActionsHeader, EditDeleteButtons } from '../../components/row-actions';
 import { useAction } from '../../hooks/use-action';
+import { useFieldCheck } from '../../hooks/use-field-check';
 import { prettyJson } from '../../lib/json';
+import { lengthProblem, variantKeyProblem } from '../../lib/keys';
 import { useLocks } from '../../session/permissions';
 
 type Editing = { variant?: Variant } | undefined;
@@ -126,8 +128,12 @@ function VariantForm({
     const body = { ...input, attachment: input.attachment.trim() };
     onSaved(variant ? await updateVariant(ns, flagKey, variant.id, body) : await createVariant(ns, flagKey, body));
   });
-  const invalid = Boolean(jsonProblem(input.attachment));
+  const keyCheck = useFieldCheck(input.key, variantKeyProblem);
+  const nameCheck = useFieldCheck(input.name, lengthProblem);
+  const badJson = Boolean(jsonProblem(input.attachment));
+  const invalid = badJson || Boolean(keyCheck.problem || nameCheck.problem);
   const submit = () => {
+    keyCheck.reveal();
     if (!invalid) void save.run();
   };
   return (
@@ -137,15 +143,19 @@ function VariantForm({
       onSubmit={submit}
       submitLabel={variant ? 'Save variant' : 'Add variant'}
       busy={save.busy}
-      blocked={invalid}
+      blocked={badJson || Boolean(keyCheck.shown || nameCheck.shown)}
       error={save.error}
       wide
     >
       <div className="field-row">
-        <Field label="Key">
-          {(p) => <input {...p} required className="code" autoFocus value={input.key} onChange={(e) => setInput({ ...input, key: e.target.value })} />}
+        <Field label="Key" error={keyCheck.shown}>
+          {(p) => (
+            <input {...p} required className="code" autoFocus value={input.key} onChange={(e) => setInput({ ...input, key: e.target.value })} onBlur={keyCheck.reveal} />
+          )}
         </Field>
-        <Field label="Name">{(p) => <input {...p} value={input.name} onChange={(e) => setInput({ ...input, name: e.target.value })} />}</Field>
+        <Field label="Name" error={nameCheck.shown}>
+          {(p) => <input {...p} value={input.name} onChange={(e) => setInput({ ...input, name: e.target.value })} />}
+        </Field>
       </div>
       <Field label="Description">
         {(p) => <input {...p} value={input.description} onChange={(e) => setInput({ ...input, description: e.target.value })} />}

@@ -28,13 +28,7 @@ export function AuditList({
   filtered?: boolean;
 }) {
   const [pageSize, setPageSize] = useState(25);
-  const list = usePagedList<AuditEvent>({
-    listKey: JSON.stringify(filter),
-    fetchPage: auditPages(filter),
-    pageSize,
-    search: '',
-    matches: () => true,
-  });
+  const list = usePagedList<AuditEvent>({ listKey: ['audit', JSON.stringify(filter)], fetchPage: auditPages(filter), pageSize });
   const error = useLoadError('audit', ns, list.error);
 
   if (list.error === AUDIT_NOT_STORED) {
