@@ -10,6 +10,7 @@ import './styles/console.css';
 import './styles/combobox.css';
 import './styles/palette.css';
 import './styles/forms.css';
+import './styles/ranked.css';
 import './styles/list.css';
 
 createRoot(document.getElementById('root')!).render(
