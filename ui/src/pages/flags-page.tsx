@@ -10,10 +10,10 @@ import type { Flag, FlagType } from '../api/types';
 import { ErrorMessage } from '../components/error-message';
 import type { ListColumn, ListFilter, ListParams } from '../components/list/list-columns';
 import { ListView } from '../components/list/list-view';
+import { nameAndKeyColumns } from '../components/list/name-key-columns';
 import { PageHeader } from '../components/page-header';
 import { formatDate } from '../lib/format';
 import { path } from '../routing/hash-router';
-import { Link } from '../routing/link';
 import { useLockNote, useWriteLock } from '../session/permissions';
 import { WriteLink } from '../session/read-only';
 import { FlagListSwitch } from './flag/flag-list-switch';
@@ -40,18 +40,7 @@ export function FlagsPage({ ns }: { ns: string }) {
       stacked: 'end',
       cell: (f) => <FlagListSwitch ns={ns} flag={f} lock={switchLock} describedBy={switchNote.describedBy} onError={setToggleError} />,
     },
-    {
-      id: 'name',
-      header: 'Name',
-      sort: 'name',
-      stacked: 'title',
-      cell: (f) => (
-        <Link to={path('namespaces', ns, 'flags', f.key)} className="row-link">
-          {f.name}
-        </Link>
-      ),
-    },
-    { id: 'key', header: 'Key', sort: 'key', stacked: 'plain', cell: (f) => <span className="key">{f.key}</span> },
+    ...nameAndKeyColumns<Flag>((f) => path('namespaces', ns, 'flags', f.key)),
     {
       id: 'type',
       header: 'Type',

@@ -4,28 +4,17 @@ import { keys } from '../api/query-keys';
 import type { Segment } from '../api/types';
 import type { ListColumn, ListParams } from '../components/list/list-columns';
 import { ListView } from '../components/list/list-view';
+import { nameAndKeyColumns } from '../components/list/name-key-columns';
 import { PageHeader } from '../components/page-header';
 import { formatDate } from '../lib/format';
 import { path } from '../routing/hash-router';
-import { Link } from '../routing/link';
 import { useWriteLock } from '../session/permissions';
 import { WriteLink } from '../session/read-only';
 
 export function SegmentsPage({ ns }: { ns: string }) {
   const createLock = useWriteLock('segment', 'create', ns);
   const columns: Array<ListColumn<Segment>> = [
-    {
-      id: 'name',
-      header: 'Name',
-      sort: 'name',
-      stacked: 'title',
-      cell: (s) => (
-        <Link to={path('namespaces', ns, 'segments', s.key)} className="row-link">
-          {s.name}
-        </Link>
-      ),
-    },
-    { id: 'key', header: 'Key', sort: 'key', stacked: 'plain', cell: (s) => <span className="key">{s.key}</span> },
+    ...nameAndKeyColumns<Segment>((s) => path('namespaces', ns, 'segments', s.key)),
     { id: 'matches', header: 'Matches', cell: (s) => (s.matchType === 'ANY_MATCH_TYPE' ? 'any constraint' : 'all constraints') },
     { id: 'constraints', header: 'Constraints', cell: (s) => s.constraints.length },
     { id: 'description', header: 'Description', className: 'description', stacked: 'plain', cell: (s) => s.description },
