@@ -4,6 +4,7 @@
  * per flag) and does not hydrate ORM entities: a namespace of 10,000 flags is about 60,000 rows, and entity
  * hydration would cost seconds and hundreds of MiB.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EntityManager } from '@mikro-orm/core';
 import type { EntityManager as SqlEntityManager, Knex } from '@mikro-orm/knex';
 import { formatTimestamp } from '../common/timestamps';
@@ -40,7 +41,9 @@ export async function loadNamespaceSource(em: EntityManager, namespaceKey: strin
 /**
  * Flags per page of a full load: bounds each query's rows and the work between two turns of the event loop. Measured
  * on 10,000 flags (SQLite, 2 cores): 1,000 a page held the loop up to 22–27 ms at a time while a page's rows became
- * flags, 500 up to 15 ms, 250 up to 11 ms; the whole load took 440–600, 510–615 and 620–710 ms.
+ * flags, 500 up to 15 ms, 250 up to 11 ms; the whole load took 440–600, 510–615 and 620–710 ms. Since then a page's
+ * row work is split over turns (withChildren's `pause`): a 20-flag namespace's p99 during a 10,000-flag first load
+ * fell from 11–12 ms to 8 ms, the load itself took 530–550 ms instead of 450–490 (docs/deployment.md).
  */
 export const FLAGS_PER_PAGE = 500;
 
@@ -81,7 +84,7 @@ export async function* flagPages(knex: Knex, namespaceKey: string, perPage = FLA
       query.andWhere((q) => q.where('created_at', '>', createdAt as Knex.Value).orWhere((q2) => q2.where('created_at', createdAt as Knex.Value).andWhere('id', '>', id as Knex.Value)));
     }
     const [rows] = await readAll(knex, [read(query, FLAG_COLUMNS)]);
-    return { flags: await withChildren(knex, rows), last: rows.length === perPage ? rows[rows.length - 1] : null };
+    return { flags: await withChildren(knex, rows, nextTurn), last: rows.length === perPage ? rows[rows.length - 1] : null };
   };
   let pending: Promise<Page> | null = fetchPage(null);
   while (pending) {
@@ -89,15 +92,19 @@ export async function* flagPages(knex: Knex, namespaceKey: string, perPage = FLA
     // One page ahead: the database reads the next page while the caller compiles this one.
     pending = page.last ? fetchPage(page.last) : null;
     pending?.catch(() => undefined); // awaited on the next turn; must not count as unhandled if the caller stops first
+    // The caller's compile starts on a turn of its own, not after this page's row work.
+    await nextTurn();
     if (page.flags.length > 0) yield page.flags;
   }
 }
 
 /**
  * The flags of these rows, with their variants and rules (variant flags) or rollouts (boolean flags): evaluation
- * reads nothing else of either kind, so a write's delta of one flag is three or five queries.
+ * reads nothing else of either kind, so a write's delta of one flag is three or five queries. A full load's page
+ * passes `pause`, which gives the event loop back between the steps of turning its rows into flags (the last read's
+ * unpacking, the grouping, the mapping would otherwise run in one turn); a write's delta is small and does not.
  */
-async function withChildren(knex: Knex, flags: Row[]): Promise<SourceFlag[]> {
+async function withChildren(knex: Knex, flags: Row[], pause?: () => Promise<unknown>): Promise<SourceFlag[]> {
   if (flags.length === 0) return [];
   const ids = (boolean: boolean) => flags.filter((f) => (num(f.type) === FlagType.BOOLEAN) === boolean).map((f) => str(f.id));
   const [variantIds, booleanIds] = [ids(false), ids(true)];
@@ -119,6 +126,7 @@ async function withChildren(knex: Knex, flags: Row[]): Promise<SourceFlag[]> {
       ['rs.rollout_id', 's.key']),
   ];
   const results = await readAll(knex, [...ofVariantFlags, ...ofBooleanFlags]);
+  await pause?.();
   const [variants, rules, ruleSegments, distributions] = variantIds.length === 0 ? [[], [], [], []] : results.slice(0, 4);
   const [rollouts, rolloutSegments] = booleanIds.length === 0 ? [[], []] : results.slice(ofVariantFlags.length);
 
@@ -134,6 +142,7 @@ async function withChildren(knex: Knex, flags: Row[]): Promise<SourceFlag[]> {
     distributions: distributionsOfRule.get(str(r.id)) ?? [],
   }));
   const rolloutsOfFlag = groupBy(rollouts, 'flag_id', toSourceRollout(segmentKeysOfRollout));
+  await pause?.();
 
   const ordered = flags.map((f) => ({ row: f, createdMs: toDate(f.created_at).getTime(), key: str(f.key) }));
   if (!inOrder(ordered)) ordered.sort(byCreationThenKey);
