@@ -12,11 +12,12 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, Page } from 'playwright-core';
-import { bearer, BOOTSTRAP, TOKEN_REQUIRED } from '../auth/support';
+import type { Page } from 'playwright-core';
+import { BOOTSTRAP } from '../auth/support';
 import { buildNamespace } from '../evaluation/fixtures';
-import { client, RunningFlagpole, startFlagpole } from '../support/flagpole';
-import { browserDescribe, buildUiOnce, collectPageErrors, launchBrowser, ROOT, shotsAtEveryWidth, signInWithToken } from './support/browser';
+import type { RunningFlagpole } from '../support/flagpole';
+import { browserDescribe, ROOT, shotsAtEveryWidth } from './support/browser';
+import { signedInSuite, type SignedInSuite } from './support/signed-in-suite';
 
 jest.setTimeout(120_000);
 
@@ -29,10 +30,13 @@ const TRICKY = 'R&D "core" it\'s ${HOME} `x` \\ end';
 type InPage = { navigator: { clipboard: { readText(): Promise<string> } } };
 
 browserDescribe('the console: JSON context, matched rule, copy as code', () => {
+  // Clipboard permissions so that the copies can be read back as the user would paste them.
+  const ui = signedInSuite(seedConsole, { context: { permissions: ['clipboard-read', 'clipboard-write'] } });
   let fp: RunningFlagpole;
-  let browser: Browser;
   let page: Page;
-  let errors: string[];
+  beforeAll(() => {
+    ({ fp, page } = ui);
+  });
 
   const text = (testId: string) => page.getByTestId(testId).textContent();
   const jsonBox = () => page.getByLabel('Context (JSON)');
@@ -71,55 +75,6 @@ browserDescribe('the console: JSON context, matched rule, copy as code', () => {
     return out;
   };
 
-  beforeAll(async () => {
-    buildUiOnce();
-    [fp, browser] = await Promise.all([startFlagpole(TOKEN_REQUIRED), launchBrowser()]);
-    await buildNamespace(client(fp.url, bearer(BOOTSTRAP)), {
-      key: 'shop',
-      segments: [
-        { key: 'pro', constraints: [{ type: 'STRING_COMPARISON_TYPE', property: 'plan', operator: 'eq', value: 'pro' }] },
-        { key: 'adults', constraints: [{ type: 'NUMBER_COMPARISON_TYPE', property: 'age', operator: 'gte', value: '18' }] },
-        { key: 'beta', constraints: [{ type: 'BOOLEAN_COMPARISON_TYPE', property: 'beta', operator: 'true' }] },
-        { key: 'staff', constraints: [{ type: 'STRING_COMPARISON_TYPE', property: 'team', operator: 'eq', value: TRICKY }] },
-      ],
-      flags: [
-        {
-          key: 'checkout',
-          variants: [{ key: 'control' }, { key: 'treatment' }, { key: 'preview' }, { key: 'basic' }],
-          defaultVariant: 'control',
-          rules: [
-            // Rule 1 has segment pro too, but as AND it reports both segments: an answer naming pro alone is rule 3's.
-            { segments: ['pro', 'adults'], operator: 'AND_SEGMENT_OPERATOR', distributions: [['treatment', 100]] },
-            // OR reports only the segments that matched: an answer naming beta alone (or staff alone) is rule 2's.
-            { segments: ['beta', 'staff'], operator: 'OR_SEGMENT_OPERATOR', distributions: [['preview', 100]] },
-            { segments: ['pro'], distributions: [['basic', 100]] },
-          ],
-        },
-        {
-          key: 'dark-mode',
-          type: 'BOOLEAN_FLAG_TYPE',
-          enabled: false,
-          rollouts: [{ segment: { segments: ['pro'], value: true } }, { threshold: { percentage: 100, value: false } }],
-        },
-        {
-          key: 'banner',
-          type: 'BOOLEAN_FLAG_TYPE',
-          enabled: false,
-          rollouts: [{ threshold: { percentage: 50, value: true } }, { threshold: { percentage: 100, value: true } }],
-        },
-      ],
-    });
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
-    page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    errors = collectPageErrors(page);
-    await signInWithToken(page, fp.url, BOOTSTRAP);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await fp?.close();
-  });
-  afterEach(() => expect(errors.splice(0)).toEqual([]));
 
   describe('the context as JSON', () => {
     it('carries the rows over to JSON and back, numbers and booleans turned into strings, and evaluates either way', async () => {
@@ -285,3 +240,42 @@ browserDescribe('the console: JSON context, matched rule, copy as code', () => {
     });
   });
 });
+
+/** The namespace the console is tried on: rules of each kind, and boolean flags whose rollouts can and cannot be named. */
+function seedConsole(api: SignedInSuite['api']) {
+  return buildNamespace(api, {
+    key: 'shop',
+    segments: [
+      { key: 'pro', constraints: [{ type: 'STRING_COMPARISON_TYPE', property: 'plan', operator: 'eq', value: 'pro' }] },
+      { key: 'adults', constraints: [{ type: 'NUMBER_COMPARISON_TYPE', property: 'age', operator: 'gte', value: '18' }] },
+      { key: 'beta', constraints: [{ type: 'BOOLEAN_COMPARISON_TYPE', property: 'beta', operator: 'true' }] },
+      { key: 'staff', constraints: [{ type: 'STRING_COMPARISON_TYPE', property: 'team', operator: 'eq', value: TRICKY }] },
+    ],
+    flags: [
+      {
+        key: 'checkout',
+        variants: [{ key: 'control' }, { key: 'treatment' }, { key: 'preview' }, { key: 'basic' }],
+        defaultVariant: 'control',
+        rules: [
+          // Rule 1 has segment pro too, but as AND it reports both segments: an answer naming pro alone is rule 3's.
+          { segments: ['pro', 'adults'], operator: 'AND_SEGMENT_OPERATOR', distributions: [['treatment', 100]] },
+          // OR reports only the segments that matched: an answer naming beta alone (or staff alone) is rule 2's.
+          { segments: ['beta', 'staff'], operator: 'OR_SEGMENT_OPERATOR', distributions: [['preview', 100]] },
+          { segments: ['pro'], distributions: [['basic', 100]] },
+        ],
+      },
+      {
+        key: 'dark-mode',
+        type: 'BOOLEAN_FLAG_TYPE',
+        enabled: false,
+        rollouts: [{ segment: { segments: ['pro'], value: true } }, { threshold: { percentage: 100, value: false } }],
+      },
+      {
+        key: 'banner',
+        type: 'BOOLEAN_FLAG_TYPE',
+        enabled: false,
+        rollouts: [{ threshold: { percentage: 50, value: true } }, { threshold: { percentage: 100, value: true } }],
+      },
+    ],
+  });
+}

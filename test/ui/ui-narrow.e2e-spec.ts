@@ -7,11 +7,12 @@
  * people to look at.
  */
 import { mkdirSync } from 'node:fs';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { bearer, BOOTSTRAP, createToken, TOKEN_REQUIRED } from '../auth/support';
+import type { Locator, Page } from 'playwright-core';
+import { createToken } from '../auth/support';
 import { buildNamespace, type ConstraintSpec } from '../evaluation/fixtures';
-import { client, RunningFlagpole, startFlagpole } from '../support/flagpole';
-import { browserDescribe, buildUiOnce, collectPageErrors, horizontalOverflow, launchBrowser, shotsAtEveryWidth, signInWithToken } from './support/browser';
+import type { RunningFlagpole } from '../support/flagpole';
+import { browserDescribe, horizontalOverflow, shotsAtEveryWidth } from './support/browser';
+import { signedInSuite, type SignedInSuite } from './support/signed-in-suite';
 
 jest.setTimeout(120_000);
 
@@ -98,10 +99,9 @@ function overhanging(root: Locator): Promise<string[]> {
 }
 
 browserDescribe('issue 21 item 4: the flag and segment pages at 390 px', () => {
+  const ui = signedInSuite(seedLongNames, { context: { viewport: PHONE } });
   let fp: RunningFlagpole;
-  let browser: Browser;
   let page: Page;
-  let errors: string[];
   const open = async (hash: string, heading: string) => {
     await page.goto(`${fp.url}/#${hash}`);
     await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
@@ -146,62 +146,14 @@ browserDescribe('issue 21 item 4: the flag and segment pages at 390 px', () => {
     }
   }
 
-  beforeAll(async () => {
-    buildUiOnce();
+  beforeAll(() => {
     mkdirSync(SHOTS, { recursive: true });
-    [fp, browser] = await Promise.all([startFlagpole(TOKEN_REQUIRED), launchBrowser()]);
-    const api = client(fp.url, bearer(BOOTSTRAP));
-    await buildNamespace(api, {
-      key: NS,
-      segments: SEGMENTS.map((key, i) => ({
-        key,
-        name: nameOf(key),
-        description: 'Customers we want to try the new checkout on before everyone else gets it',
-        matchType: i === 0 ? 'ALL_MATCH_TYPE' : 'ANY_MATCH_TYPE',
-        constraints: i === 0 ? CONSTRAINTS : [],
-      })),
-      flags: [
-        {
-          key: VARIANT_FLAG,
-          name: VARIANT_FLAG_NAME,
-          description: 'Which checkout each customer sees while we measure conversion over the holiday season',
-          variants: VARIANTS.map((key) => ({ key, name: nameOf(key), attachment: attachment(key) })),
-          defaultVariant: VARIANTS[0],
-          rules: [
-            { segments: SEGMENTS.slice(0, 3), operator: 'AND_SEGMENT_OPERATOR', distributions: [[VARIANTS[0], 34], [VARIANTS[1], 33], [VARIANTS[2], 33]] },
-            { segments: [SEGMENTS[3], SEGMENTS[1]], distributions: [[VARIANTS[0], 50], [VARIANTS[1], 30], [VARIANTS[2], 20]] },
-            { segments: [SEGMENTS[2]], distributions: [[VARIANTS[2], 100]] },
-          ],
-        },
-        {
-          key: BOOLEAN_FLAG,
-          name: BOOLEAN_FLAG_NAME,
-          type: 'BOOLEAN_FLAG_TYPE',
-          enabled: false,
-          rollouts: [
-            { description: 'Staff and beta testers first', segment: { segments: [SEGMENTS[2], SEGMENTS[1]], value: true } },
-            { segment: { segments: [SEGMENTS[0], SEGMENTS[3]], operator: 'AND_SEGMENT_OPERATOR', value: false } },
-            { description: 'A quarter of everyone else', threshold: { percentage: 25, value: true } },
-          ],
-        },
-      ],
-    });
-    await createToken(api, { name: TOKEN, description: 'Used by the mobile apps to evaluate flags at start-up' });
-    const context = await browser.newContext({ viewport: PHONE });
-    page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    errors = collectPageErrors(page);
-    await signInWithToken(page, fp.url, BOOTSTRAP);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await fp?.close();
+    ({ fp, page } = ui);
   });
   beforeEach(async () => {
     await page.setViewportSize(PHONE);
     await page.emulateMedia({ colorScheme: 'light' });
   });
-  afterEach(() => expect(errors.splice(0)).toEqual([]));
 
   it('scrolls no page sideways', async () => {
     const main = () => page.locator('main');
@@ -291,3 +243,43 @@ browserDescribe('issue 21 item 4: the flag and segment pages at 390 px', () => {
     await shotsAtEveryWidth(page, SHOTS, 'segment');
   });
 });
+
+/** A namespace of long keys and names: a variant flag, a boolean flag, segments with constraints, and a token. */
+async function seedLongNames(api: SignedInSuite['api']): Promise<void> {
+  await buildNamespace(api, {
+    key: NS,
+    segments: SEGMENTS.map((key, i) => ({
+      key,
+      name: nameOf(key),
+      description: 'Customers we want to try the new checkout on before everyone else gets it',
+      matchType: i === 0 ? 'ALL_MATCH_TYPE' : 'ANY_MATCH_TYPE',
+      constraints: i === 0 ? CONSTRAINTS : [],
+    })),
+    flags: [
+      {
+        key: VARIANT_FLAG,
+        name: VARIANT_FLAG_NAME,
+        description: 'Which checkout each customer sees while we measure conversion over the holiday season',
+        variants: VARIANTS.map((key) => ({ key, name: nameOf(key), attachment: attachment(key) })),
+        defaultVariant: VARIANTS[0],
+        rules: [
+          { segments: SEGMENTS.slice(0, 3), operator: 'AND_SEGMENT_OPERATOR', distributions: [[VARIANTS[0], 34], [VARIANTS[1], 33], [VARIANTS[2], 33]] },
+          { segments: [SEGMENTS[3], SEGMENTS[1]], distributions: [[VARIANTS[0], 50], [VARIANTS[1], 30], [VARIANTS[2], 20]] },
+          { segments: [SEGMENTS[2]], distributions: [[VARIANTS[2], 100]] },
+        ],
+      },
+      {
+        key: BOOLEAN_FLAG,
+        name: BOOLEAN_FLAG_NAME,
+        type: 'BOOLEAN_FLAG_TYPE',
+        enabled: false,
+        rollouts: [
+          { description: 'Staff and beta testers first', segment: { segments: [SEGMENTS[2], SEGMENTS[1]], value: true } },
+          { segment: { segments: [SEGMENTS[0], SEGMENTS[3]], operator: 'AND_SEGMENT_OPERATOR', value: false } },
+          { description: 'A quarter of everyone else', threshold: { percentage: 25, value: true } },
+        ],
+      },
+    ],
+  });
+  await createToken(api, { name: TOKEN, description: 'Used by the mobile apps to evaluate flags at start-up' });
+}

@@ -5,21 +5,32 @@
  * at most 50 results and says when nothing matches; the login page has none. Screenshots with the palette open, at
  * 1440 and 390 px, light and dark, go to /tmp/shots-palette/ (FLAGPOLE_PALETTE_SHOTS); none may scroll sideways.
  */
-import type { Browser, Page, Request } from 'playwright-core';
-import { bearer, BOOTSTRAP, TOKEN_REQUIRED } from '../auth/support';
+import type { Page, Request } from 'playwright-core';
 import { buildNamespace } from '../evaluation/fixtures';
-import { client, RunningFlagpole, startFlagpole } from '../support/flagpole';
-import { browserDescribe, buildUiOnce, collectPageErrors, isFocused, launchBrowser, shotsAtEveryWidth, signInWithToken } from './support/browser';
+import type { RunningFlagpole } from '../support/flagpole';
+import { browserDescribe, isFocused, shotsAtEveryWidth } from './support/browser';
+import { signedInSuite } from './support/signed-in-suite';
 
 jest.setTimeout(90_000);
 
 const SHOTS = process.env.FLAGPOLE_PALETTE_SHOTS ?? '/tmp/shots-palette';
 
 browserDescribe('issue 21: the command palette', () => {
+  const ui = signedInSuite(async (api) => {
+    await buildNamespace(api, {
+      key: 'shop',
+      segments: [{ key: 'beta-testers', name: 'Beta testers' }, { key: 'staff', name: 'Staff' }],
+      // In this order on purpose: the flag whose key starts with the term must come first all the same.
+      flags: [{ key: 'new-checkout', name: 'New checkout' }, { key: 'checkout', name: 'Checkout flow' }, { key: 'dark-mode', name: 'Dark mode' }],
+    });
+    await buildNamespace(api, { key: 'warehouse', flags: [{ key: 'pick-route', name: 'Pick route' }] });
+    await buildNamespace(api, { key: 'bulk', flags: Array.from({ length: 60 }, (_, i) => ({ key: `bulk-flag-${String(i).padStart(2, '0')}` })) });
+  });
   let fp: RunningFlagpole;
-  let browser: Browser;
   let page: Page;
-  let errors: string[];
+  beforeAll(() => {
+    ({ fp, page } = ui);
+  });
   const open = async (hash: string, heading: string) => {
     await page.goto(`${fp.url}/#${hash}`);
     await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
@@ -33,31 +44,9 @@ browserDescribe('issue 21: the command palette', () => {
     await combobox().waitFor();
   };
 
-  beforeAll(async () => {
-    buildUiOnce();
-    [fp, browser] = await Promise.all([startFlagpole(TOKEN_REQUIRED), launchBrowser()]);
-    const api = client(fp.url, bearer(BOOTSTRAP));
-    await buildNamespace(api, {
-      key: 'shop',
-      segments: [{ key: 'beta-testers', name: 'Beta testers' }, { key: 'staff', name: 'Staff' }],
-      // In this order on purpose: the flag whose key starts with the term must come first all the same.
-      flags: [{ key: 'new-checkout', name: 'New checkout' }, { key: 'checkout', name: 'Checkout flow' }, { key: 'dark-mode', name: 'Dark mode' }],
-    });
-    await buildNamespace(api, { key: 'warehouse', flags: [{ key: 'pick-route', name: 'Pick route' }] });
-    await buildNamespace(api, { key: 'bulk', flags: Array.from({ length: 60 }, (_, i) => ({ key: `bulk-flag-${String(i).padStart(2, '0')}` })) });
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    page.setDefaultTimeout(10_000);
-    errors = collectPageErrors(page);
-    await signInWithToken(page, fp.url, BOOTSTRAP);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await fp?.close();
-  });
   afterEach(async () => {
     // A test that failed with the palette open leaves it shut for the next.
     if (await palette().count()) await page.keyboard.press('Escape');
-    expect(errors.splice(0)).toEqual([]);
   });
 
   it('reads the flags and segments only once opened, then finds a flag by part of its name, best match first, and opens it with ↓ and Enter', async () => {
@@ -198,7 +187,7 @@ browserDescribe('issue 21: the command palette', () => {
   });
 
   it('is not on the login page', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const context = await ui.browser.newContext({ viewport: { width: 1440, height: 900 } });
     const login = await context.newPage();
     await login.goto(`${fp.url}/`);
     await login.getByRole('heading', { name: 'Sign in to Flagpole' }).waitFor();
