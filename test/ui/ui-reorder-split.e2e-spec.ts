@@ -36,6 +36,8 @@ browserDescribe('issue 21: drag to reorder, split edited in place', () => {
             { segments: ['staff'], distributions: [['red', 100]] },
           ],
         },
+        // What a deleted variant leaves behind: one share below 100 %.
+        { key: 'leftover', variants: [{ key: 'control' }], rules: [{ segments: ['everyone'], distributions: [['control', 80]] }] },
         { key: 'toggle-mouse', type: 'BOOLEAN_FLAG_TYPE', rollouts: ROLLOUTS },
         { key: 'toggle-keys', type: 'BOOLEAN_FLAG_TYPE', rollouts: ROLLOUTS },
       ],
@@ -268,6 +270,17 @@ browserDescribe('issue 21: drag to reorder, split edited in place', () => {
       expect(await section('rule').locator('.ranked-body').first().innerText()).toBe(shownBefore);
       expect(await isFocused(page().getByRole('button', { name: 'Edit split of rule 1' }))).toBe(true);
       expect(await splits()).toEqual(before);
+    });
+
+    it('gives the focus to the rule\'s Edit button when a saved split leaves nothing to split', async () => {
+      await ui.open('/namespaces/shop/flags/leftover');
+      await page().getByRole('button', { name: 'Edit split of rule 1' }).click();
+      await editor(1).getByLabel('control').fill('100');
+      await save(1).click();
+      await editor(1).waitFor({ state: 'detached' });
+      // One share at 100 %: no "Edit split" any more, and the focus did not fall to the page.
+      expect(await page().getByRole('button', { name: 'Edit split of rule 1' }).count()).toBe(0);
+      expect(await isFocused(page().getByRole('button', { name: 'Edit rule 1' }))).toBe(true);
     });
 
     it('offers no split editor for a rule that serves one variant at 100 %', async () => {

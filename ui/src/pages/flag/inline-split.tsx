@@ -44,7 +44,10 @@ export function RuleSplit({
     const target = focusNext.current;
     focusNext.current = undefined;
     if (target === 'editor') editor.current?.querySelector('input')?.focus();
-    if (target === 'button') editButton.current?.focus();
+    if (target !== 'button') return;
+    // A split saved as one share at 100 % has no "Edit split" any more: the rule's own Edit button takes the focus.
+    if (editButton.current) editButton.current.focus();
+    else document.querySelector<HTMLButtonElement>(`button[aria-label="Edit rule ${position}"]`)?.focus();
   }, [draft]);
 
   const ds = rule.distributions;
