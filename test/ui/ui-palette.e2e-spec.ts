@@ -186,6 +186,15 @@ browserDescribe('issue 21: the command palette', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('closes when Back changes the page under it', async () => {
+    await open('/namespaces/shop/flags', 'Flags');
+    await open('/namespaces/shop/segments', 'Segments');
+    await pressShortcut();
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Flags', level: 1 }).waitFor();
+    await palette().waitFor({ state: 'detached' });
+  });
+
   it('is not on the login page', async () => {
     const context = await ui.browser.newContext({ viewport: { width: 1440, height: 900 } });
     const login = await context.newPage();

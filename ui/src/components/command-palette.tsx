@@ -6,12 +6,17 @@
  */
 import { useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
+import { useRoute } from '../routing/hash-router';
 import { PaletteDialog } from './palette/palette-dialog';
 
 const MAC = /Mac|iPhone|iPad/.test(navigator.platform);
 
 export function CommandPalette() {
   const [open, setOpen] = useState(false);
+  // Another page (Back, Forward, a link elsewhere) closes it: what it was opened over is gone.
+  const { segments, query } = useRoute();
+  const page = `${segments.join('/')}?${query.toString()}`;
+  useEffect(() => setOpen(false), [page]);
 
   useEffect(() => {
     const onKeyDown = (e: KeyboardEvent) => {
