@@ -13,9 +13,9 @@ const MAC = /Mac|iPhone|iPad/.test(navigator.platform);
 
 export function CommandPalette() {
   const [open, setOpen] = useState(false);
-  // Another page (Back, Forward, a link elsewhere) closes it: what it was opened over is gone.
-  const { segments, query } = useRoute();
-  const page = `${segments.join('/')}?${query.toString()}`;
+  // Another page (Back, Forward, a link elsewhere) closes it: what it was opened over is gone. Only the path counts:
+  // the page's own state in the address (a list's search as it is typed) changes under an open palette.
+  const page = useRoute().segments.join('/');
   useEffect(() => setOpen(false), [page]);
 
   useEffect(() => {
