@@ -1,18 +1,11 @@
 /** A namespace as a Flipt-format document (flags as code): export it, import one into it. */
 import { api, enc } from './client';
+import type { components } from './openapi';
 
 export type DocumentFormat = 'yaml' | 'json';
 
-export interface ImportResult {
-  namespaceKey: string;
-  namespaceCreated: boolean;
-  flagsCreated: number;
-  flagsSkipped: number;
-  flagsDeleted: number;
-  segmentsCreated: number;
-  segmentsSkipped: number;
-  segmentsDeleted: number;
-}
+/** What an import did (the OpenAPI document's schema, as types.ts names the others). */
+export type ImportResult = components['schemas']['ImportResponse'];
 
 export interface ImportOptions {
   skipExisting: boolean;
