@@ -58,6 +58,7 @@ function answer(reply: FastifyReply, value: unknown): unknown {
 export class FastPaths {
   private readonly taken: Taken[] = [];
   private guard: AuthGuard | null = null;
+  private controllerOf: ((type: Type<unknown>) => unknown) | null = null;
 
   /** For Fastify's `onRoute` hook, with the route's policy: takes over the marked routes' handlers and schemas. */
   onRoute(route: RouteOptions, policy: RoutePolicy | undefined): void {
@@ -66,6 +67,8 @@ export class FastPaths {
     if (declaration.response) route.schema = { ...route.schema, response: { 200: declaration.response } };
     const taken: Taken = { declaration, handler: null };
     this.taken.push(taken);
+    // Nest registers its routes as the application initialises, after `bind`: such a route is made at once.
+    if (this.controllerOf) taken.handler = this.make(taken.declaration);
     const nest = route.handler;
     const paths = this;
     route.handler = function (this: unknown, request: FastifyRequest, reply: FastifyReply) {
@@ -78,9 +81,17 @@ export class FastPaths {
     };
   }
 
-  /** Once the application is made: each route's handler from its controller instance. */
+  /**
+   * Once the application is made: each route's handler from its controller instance, for the routes taken so far
+   * and (through `onRoute`) for those Nest registers later, as it initialises.
+   */
   bind(controllerOf: (type: Type<unknown>) => unknown, guard: AuthGuard): void {
-    for (const taken of this.taken) taken.handler = taken.declaration.make(controllerOf(taken.declaration.controller) as never);
+    this.controllerOf = controllerOf;
     this.guard = guard;
+    for (const taken of this.taken) taken.handler = this.make(taken.declaration);
+  }
+
+  private make(declaration: Declaration): FastHandler {
+    return declaration.make(this.controllerOf!(declaration.controller) as never);
   }
 }
