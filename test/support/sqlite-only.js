@@ -23,6 +23,7 @@ const SQLITE_ONLY = [
   'test/evaluation/clients-flipt-sdk.e2e-spec.ts',
   'test/evaluation/clients-local-engine.e2e-spec.ts',
   'test/evaluation/clients-openfeature.e2e-spec.ts',
+  'test/evaluation/fast-path.e2e-spec.ts',
   'test/evaluation/request-format.e2e-spec.ts',
   'test/evaluation/snapshot-encoding.e2e-spec.ts',
   'test/ofrep/event-streams.e2e-spec.ts',
