@@ -72,40 +72,51 @@ export async function loadFlags(knex: Knex, namespaceKey: string, keys?: readonl
  * never hands the event loop hundreds of thousands of rows at once, and writes get the database between pages.
  */
 export async function* flagPages(knex: Knex, namespaceKey: string, perPage = FLAGS_PER_PAGE): AsyncGenerator<SourceFlag[]> {
-  interface Page {
-    flags: SourceFlag[];
-    /** The last flag row of a full page: the next page starts after it. */
-    last: Row | null;
+  interface PageReads {
+    rows: Promise<Row[]>;
+    children: Promise<Row[][]>;
   }
-  const fetchPage = async (after: Row | null): Promise<Page> => {
+  const readPage = (after: Row | null): PageReads => {
     const query = knex('flags').where('namespace_key', namespaceKey).orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(perPage);
     if (after) {
       const { created_at: createdAt, id } = after;
       query.andWhere((q) => q.where('created_at', '>', createdAt as Knex.Value).orWhere((q2) => q2.where('created_at', createdAt as Knex.Value).andWhere('id', '>', id as Knex.Value)));
     }
-    const [rows] = await readAll(knex, [read(query, FLAG_COLUMNS)]);
-    return { flags: await withChildren(knex, rows, nextTurn), last: rows.length === perPage ? rows[rows.length - 1] : null };
+    const rows = readAll(knex, [read(query, FLAG_COLUMNS)]).then(([r]) => r);
+    const children = rows.then((r) => readChildren(knex, r));
+    // Awaited on a later turn; must not count as unhandled if the caller stops first.
+    children.catch(() => undefined);
+    return { rows, children };
   };
-  let pending: Promise<Page> | null = fetchPage(null);
+  let pending: PageReads | null = readPage(null);
   while (pending) {
-    const page: Page = await pending;
-    // One page ahead: the database reads the next page while the caller compiles this one.
-    pending = page.last ? fetchPage(page.last) : null;
-    pending?.catch(() => undefined); // awaited on the next turn; must not count as unhandled if the caller stops first
+    const rows: Row[] = await pending.rows;
+    // The reads run a page ahead of the row work and the caller's compile: the next page's flags are asked for as
+    // soon as this page's have come (they start after its last row), its children as soon as those have come. The
+    // database's one connection (SQLite) is then never left waiting for the event loop to turn rows into flags.
+    const next: PageReads | null = rows.length === perPage ? readPage(rows[rows.length - 1]) : null;
+    const flags = await assembleFlags(rows, await pending.children, nextTurn);
+    pending = next;
     // The caller's compile starts on a turn of its own, not after this page's row work.
     await nextTurn();
-    if (page.flags.length > 0) yield page.flags;
+    if (flags.length > 0) yield flags;
   }
 }
 
 /**
  * The flags of these rows, with their variants and rules (variant flags) or rollouts (boolean flags): evaluation
- * reads nothing else of either kind, so a write's delta of one flag is three or five queries. A full load's page
- * passes `pause`, which gives the event loop back between the steps of turning its rows into flags (the last read's
- * unpacking, the grouping, the mapping would otherwise run in one turn); a write's delta is small and does not.
+ * reads nothing else of either kind, so a write's delta of one flag is three or five queries. A full load's page is
+ * read (readChildren) and assembled (assembleFlags) in two steps, so that its reads run ahead (flagPages), and passes
+ * `pause`, which gives the event loop back between the steps of turning its rows into flags (the grouping and the
+ * mapping would otherwise run in one turn); a write's delta is small and does not.
  */
-async function withChildren(knex: Knex, flags: Row[], pause?: () => Promise<unknown>): Promise<SourceFlag[]> {
-  if (flags.length === 0) return [];
+async function withChildren(knex: Knex, flags: Row[]): Promise<SourceFlag[]> {
+  return assembleFlags(flags, await readChildren(knex, flags));
+}
+
+/** The reads of withChildren: the variants, rules and rollouts of these flag rows, and what those name. */
+function readChildren(knex: Knex, flags: Row[]): Promise<Row[][]> {
+  if (flags.length === 0) return Promise.resolve([]);
   const ids = (boolean: boolean) => flags.filter((f) => (num(f.type) === FlagType.BOOLEAN) === boolean).map((f) => str(f.id));
   const [variantIds, booleanIds] = [ids(false), ids(true)];
   const inRules = () => knex('rules').select('id').whereIn('flag_id', variantIds);
@@ -125,10 +136,18 @@ async function withChildren(knex: Knex, flags: Row[], pause?: () => Promise<unkn
     read(knex('rollout_segments as rs').join('segments as s', 's.id', 'rs.segment_id').whereIn('rs.rollout_id', inRollouts()).orderBy('rs.position'),
       ['rs.rollout_id', 's.key']),
   ];
-  const results = await readAll(knex, [...ofVariantFlags, ...ofBooleanFlags]);
+  return readAll(knex, [...ofVariantFlags, ...ofBooleanFlags]);
+}
+
+/** withChildren's flags from the rows readChildren read; `pause` as withChildren's. */
+async function assembleFlags(flags: Row[], results: Row[][], pause?: () => Promise<unknown>): Promise<SourceFlag[]> {
+  if (flags.length === 0) return [];
   await pause?.();
-  const [variants, rules, ruleSegments, distributions] = variantIds.length === 0 ? [[], [], [], []] : results.slice(0, 4);
-  const [rollouts, rolloutSegments] = booleanIds.length === 0 ? [[], []] : results.slice(ofVariantFlags.length);
+  // readChildren reads the variant flags' four, then the boolean flags' two, each kind only when the page has it.
+  const isBoolean = (f: Row) => num(f.type) === FlagType.BOOLEAN;
+  const hasVariantFlags = flags.some((f) => !isBoolean(f));
+  const [variants, rules, ruleSegments, distributions] = hasVariantFlags ? results.slice(0, 4) : [[], [], [], []];
+  const [rollouts, rolloutSegments] = flags.some(isBoolean) ? results.slice(hasVariantFlags ? 4 : 0) : [[], []];
 
   const segmentKeysOfRule = groupBy(ruleSegments, 'rule_id', (r) => str(r.key));
   const segmentKeysOfRollout = groupBy(rolloutSegments, 'rollout_id', (r) => str(r.key));
