@@ -27,7 +27,7 @@ describe.each([
       [EvaluationController, 'boolean'], [EvaluationController, 'variant'], [EvaluationController, 'batch'],
       [OfrepController, 'evaluate'], [OfrepController, 'bulk'], [OfrepController, 'events'], [SnapshotController, 'stream'],
     ] as const) {
-      const original = (type.prototype as Record<string, Function>)[method];
+      const original = (type.prototype as unknown as Record<string, Function>)[method];
       const spy = jest.spyOn(type.prototype as never, method as never);
       // The route's declaration is metadata on the method: the spy carries it on.
       for (const key of Reflect.getMetadataKeys(original)) Reflect.defineMetadata(key, Reflect.getMetadata(key, original), spy);

@@ -17,15 +17,30 @@ export interface SignedInSuite {
   api: ReturnType<typeof client>;
   browser: Browser;
   page: Page;
-  /** Opens `#<hash>` in the page. */
+  /**
+   * Opens `#<hash>` in the page, and waits until the app's router has taken the new history entry as its own
+   * (ui/src/routing/hash-router.ts numbers each entry as its `hashchange` arrives, a task after the navigation).
+   * Without the wait, a second `open` could come first: the first entry then never got its number, and a later Back
+   * to it looked like a new page to the router (a leave guard did not ask; ui-forms failed once in CI that way).
+   */
   open(hash: string): Promise<unknown>;
+}
+
+/** What the test reads of the page's history (the router's entry number, hash-router.ts's INDEX). */
+interface RouterWindow {
+  history: { state: { flagpoleIndex?: number } | null };
 }
 
 export function signedInSuite(
   seed: (api: SignedInSuite['api']) => Promise<unknown> = async () => undefined,
   options: { env?: Record<string, string>; context?: BrowserContextOptions } = {},
 ): SignedInSuite {
-  const suite = { open: (hash: string) => suite.page.goto(`${suite.fp.url}/#${hash}`) } as SignedInSuite;
+  const suite = {
+    open: async (hash: string) => {
+      await suite.page.goto(`${suite.fp.url}/#${hash}`);
+      await suite.page.waitForFunction(() => (globalThis as unknown as RouterWindow).history.state?.flagpoleIndex !== undefined);
+    },
+  } as SignedInSuite;
   let errors: string[] = [];
   beforeAll(async () => {
     buildUiOnce();
