@@ -74,7 +74,7 @@ export async function loadFlags(knex: Knex, namespaceKey: string, keys?: readonl
 export async function* flagPages(knex: Knex, namespaceKey: string, perPage = FLAGS_PER_PAGE): AsyncGenerator<SourceFlag[]> {
   interface PageReads {
     rows: Promise<Row[]>;
-    children: Promise<Row[][]>;
+    children: Promise<ChildRows>;
   }
   const readPage = (after: Row | null): PageReads => {
     const query = knex('flags').where('namespace_key', namespaceKey).orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(perPage);
@@ -114,9 +114,18 @@ async function withChildren(knex: Knex, flags: Row[]): Promise<SourceFlag[]> {
   return assembleFlags(flags, await readChildren(knex, flags));
 }
 
+/** What readChildren reads for a page of flag rows: each kind's rows, empty where the page has no flag of that kind. */
+interface ChildRows {
+  variants: Row[];
+  rules: Row[];
+  ruleSegments: Row[];
+  distributions: Row[];
+  rollouts: Row[];
+  rolloutSegments: Row[];
+}
+
 /** The reads of withChildren: the variants, rules and rollouts of these flag rows, and what those name. */
-function readChildren(knex: Knex, flags: Row[]): Promise<Row[][]> {
-  if (flags.length === 0) return Promise.resolve([]);
+async function readChildren(knex: Knex, flags: Row[]): Promise<ChildRows> {
   const ids = (boolean: boolean) => flags.filter((f) => (num(f.type) === FlagType.BOOLEAN) === boolean).map((f) => str(f.id));
   const [variantIds, booleanIds] = [ids(false), ids(true)];
   const inRules = () => knex('rules').select('id').whereIn('flag_id', variantIds);
@@ -136,18 +145,17 @@ function readChildren(knex: Knex, flags: Row[]): Promise<Row[][]> {
     read(knex('rollout_segments as rs').join('segments as s', 's.id', 'rs.segment_id').whereIn('rs.rollout_id', inRollouts()).orderBy('rs.position'),
       ['rs.rollout_id', 's.key']),
   ];
-  return readAll(knex, [...ofVariantFlags, ...ofBooleanFlags]);
+  const results = await readAll(knex, [...ofVariantFlags, ...ofBooleanFlags]);
+  const [variants, rules, ruleSegments, distributions] = ofVariantFlags.length === 0 ? [[], [], [], []] : results.slice(0, 4);
+  const [rollouts, rolloutSegments] = ofBooleanFlags.length === 0 ? [[], []] : results.slice(ofVariantFlags.length);
+  return { variants, rules, ruleSegments, distributions, rollouts, rolloutSegments };
 }
 
 /** withChildren's flags from the rows readChildren read; `pause` as withChildren's. */
-async function assembleFlags(flags: Row[], results: Row[][], pause?: () => Promise<unknown>): Promise<SourceFlag[]> {
+async function assembleFlags(flags: Row[], children: ChildRows, pause?: () => Promise<unknown>): Promise<SourceFlag[]> {
   if (flags.length === 0) return [];
   await pause?.();
-  // readChildren reads the variant flags' four, then the boolean flags' two, each kind only when the page has it.
-  const isBoolean = (f: Row) => num(f.type) === FlagType.BOOLEAN;
-  const hasVariantFlags = flags.some((f) => !isBoolean(f));
-  const [variants, rules, ruleSegments, distributions] = hasVariantFlags ? results.slice(0, 4) : [[], [], [], []];
-  const [rollouts, rolloutSegments] = flags.some(isBoolean) ? results.slice(hasVariantFlags ? 4 : 0) : [[], []];
+  const { variants, rules, ruleSegments, distributions, rollouts, rolloutSegments } = children;
 
   const segmentKeysOfRule = groupBy(ruleSegments, 'rule_id', (r) => str(r.key));
   const segmentKeysOfRollout = groupBy(rolloutSegments, 'rollout_id', (r) => str(r.key));

@@ -1,11 +1,8 @@
 /** A namespace as a Flipt-format document (flags as code): export it, import one into it. */
 import { api, enc } from './client';
-import type { components } from './openapi';
+import type { ImportResult } from './types';
 
 export type DocumentFormat = 'yaml' | 'json';
-
-/** What an import did (the OpenAPI document's schema, as types.ts names the others). */
-export type ImportResult = components['schemas']['ImportResponse'];
 
 export interface ImportOptions {
   skipExisting: boolean;

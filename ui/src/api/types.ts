@@ -26,6 +26,8 @@ export type Rule = Schemas['RuleResponse'];
 export type SegmentOperator = Rule['segmentOperator'];
 export type Distribution = Schemas['DistributionResponse'];
 export type Rollout = Schemas['RolloutResponse'];
+/** What an import did (flags as code). */
+export type ImportResult = Schemas['ImportResponse'];
 export type VariantEvaluation = Schemas['VariantEvaluationResponse'];
 export type BooleanEvaluation = Schemas['BooleanEvaluationResponse'];
 export type OfrepEvaluation = Schemas['OfrepEvaluationSuccess'];

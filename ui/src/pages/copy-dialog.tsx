@@ -4,7 +4,8 @@
  */
 import { useState } from 'react';
 import { ApiError } from '../api/client';
-import { importDocument, type ImportResult } from '../api/flags-as-code';
+import { importDocument } from '../api/flags-as-code';
+import type { ImportResult } from '../api/types';
 import { Field } from '../components/field';
 import { ModalForm } from '../components/modal-form';
 import { useNotify } from '../components/notices';

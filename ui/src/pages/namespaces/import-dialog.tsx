@@ -4,7 +4,8 @@
  * problem, shown here as it is.
  */
 import { useState } from 'react';
-import { importDocument, type ImportResult } from '../../api/flags-as-code';
+import { importDocument } from '../../api/flags-as-code';
+import type { ImportResult } from '../../api/types';
 import { Field } from '../../components/field';
 import { ModalForm } from '../../components/modal-form';
 import { useAction } from '../../hooks/use-action';
