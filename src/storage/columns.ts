@@ -2,7 +2,7 @@
  * Column conventions shared by every entity so that all dialects store the same thing: identifiers and keys as
  * VARCHAR(255) (Flipt's widths), free text as TEXT, timestamps with millisecond precision (`datetime(3)`).
  */
-import { Platform, Type, type EntityProperty } from '@mikro-orm/core';
+import { DateTimeType, Platform, Type, type EntityProperty } from '@mikro-orm/core';
 
 /**
  * Free text. MySQL's TEXT holds only 64 KiB and attachments may be 1000 KB, so MySQL gets MEDIUMTEXT; the other
@@ -25,7 +25,13 @@ export class LongTextType extends Type<string | null, string | null> {
 // Functions, not shared objects: MikroORM's decorators write into the options object they are given.
 export const KEY = () => ({ type: 'string', length: 255 }) as const;
 export const TEXT = () => ({ type: LongTextType }) as const;
-export const TIMESTAMP = () => ({ type: 'datetime', length: 3 }) as const;
+/**
+ * DateTimeType, not the string 'datetime': MikroORM compares a loaded entity's snapshot with the class's type by
+ * `valueOf()` only when it knows the property is a date. Under the string name it compared them deeply, and on SQLite
+ * (which stores epoch milliseconds) a loaded Date never equalled its stored number, so every flush rewrote every
+ * timestamp of every entity the write had loaded (an UPDATE per loaded row). The column is the same.
+ */
+export const TIMESTAMP = () => ({ type: DateTimeType, length: 3 }) as const;
 export const MAX_KEY_LENGTH = 255;
 
 let last = 0;
