@@ -8,8 +8,9 @@
 // - variant evaluations of random flags of the namespace at a steady 1,000/s (bench/paced.js, latency from the time
 //   each request was due) for BENCH_CHURN_SECONDS (default 9) while 0, 1 and 10 writes/s go to the same namespace
 //   through the REST API, and the writes' own latency;
-// - evaluations of a 20-flag namespace at the same steady 1,000/s while the big one takes 10 writes/s and is
-//   evaluated 10 times a second (a namespace that is written is in use: its snapshot is kept current).
+// - evaluations of a 20-flag namespace at the same steady 1,000/s, first alone (nothing written), then while the big
+//   one takes 10 writes/s and is evaluated 10 times a second (a namespace that is written is in use: its snapshot is
+//   kept current), and the ratio of the two p99s (the target: at most 1.2).
 // The writes take turns: a flag's enabled and description, a distribution's rollout, a segment constraint's value,
 // creating a flag and deleting it again. Each is awaited before the next; they are due at a fixed pace.
 // Between cells the server is left to finish what the writes started (until its CPU is quiet, at most 30 s).
@@ -217,7 +218,11 @@ async function measureSize(dir, flags, seeded, mode) {
     await paced(`${base}/evaluate/v1/variant`, evaluation('small', SMALL_FLAGS), { rate: RATE, seconds: 1, connections: CONNECTIONS, timeout: EVAL_TIMEOUT_MS, headers });
     const write = writes(base, 'churn', flags, at.churn, headers);
     const cells = {};
-    const plan = [['w0', 'churn', flags, 0], ['w1', 'churn', flags, 1], ['w10', 'churn', flags, 10], ['small', 'small', SMALL_FLAGS, 10, { flags, rate: 10 }]];
+    // `small0`: the 20-flag namespace alone (no writes anywhere), the p99 its `small` cell is compared with.
+    const plan = [
+      ['w0', 'churn', flags, 0], ['w1', 'churn', flags, 1], ['w10', 'churn', flags, 10],
+      ['small0', 'small', SMALL_FLAGS, 0], ['small', 'small', SMALL_FLAGS, 10, { flags, rate: 10 }],
+    ];
     for (const [name, ns, nsFlags, writeRate, alongside] of plan) {
       await quiet(child.pid);
       cells[name] = await cell(base, headers, ns, nsFlags, write, writeRate, alongside);
@@ -263,7 +268,9 @@ const COLUMNS = [
   ['writes 10/s p50', (r) => writeAt(r.cells.w10, 0.5)],
   ['p99', (r) => writeAt(r.cells.w10, 0.99)],
   ['done/s', (r) => r.cells.w10.writes.rate.toFixed(1)],
-  ['20-flag ns p99', (r) => evalAt(r.cells.small, 0.99)],
+  ['20-flag ns alone p99', (r) => evalAt(r.cells.small0, 0.99)],
+  ['beside writes p99', (r) => evalAt(r.cells.small, 0.99)],
+  ['÷ alone', (r) => (r.cells.small.evals.p99 / r.cells.small0.evals.p99).toFixed(2)],
   ['given up eval/write', (r) => {
     const cells = Object.values(r.cells);
     return `${cells.reduce((a, c) => a + c.evals.timeouts, 0)}/${cells.reduce((a, c) => a + c.writes.timeouts, 0)}`;
@@ -277,8 +284,9 @@ function printTable(rows) {
       `20-flag namespace's evaluations at ${RATE}/s meanwhile (${LOAD_WINDOW_S} s around the load); variant ` +
       `evaluations of random flags at a steady ${RATE}/s, ${SECONDS} s per cell, latency from due time, given up after ` +
       `${EVAL_TIMEOUT_MS} ms; with 0, 1, 10 writes/s to the namespace through the REST API (each awaited, given up after ` +
-      `${WRITE_TIMEOUT_MS} ms; at 1/s the p99 is the slowest of ${SECONDS}); 20-flag ns = another namespace at ${RATE}/s ` +
-      'while this one takes 10 writes/s (and 10 evaluations/s); auth = off, a static token or a JWT on every request',
+      `${WRITE_TIMEOUT_MS} ms; at 1/s the p99 is the slowest of ${SECONDS}); 20-flag ns = another namespace at ${RATE}/s, ` +
+      'alone and beside this one while it takes 10 writes/s (and 10 evaluations/s), and the ratio of the two; auth = off, ' +
+      'a static token or a JWT on every request',
   );
   const cells = rows.map((r) => COLUMNS.map(([, f]) => f(r)));
   const widths = COLUMNS.map(([h], i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
