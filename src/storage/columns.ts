@@ -26,8 +26,8 @@ export class LongTextType extends Type<string | null, string | null> {
 export const KEY = () => ({ type: 'string', length: 255 }) as const;
 export const TEXT = () => ({ type: LongTextType }) as const;
 /**
- * DateTimeType, not the string 'datetime': MikroORM compares a loaded entity's snapshot with the class's type by
- * `valueOf()` only when it knows the property is a date. Under the string name it compared them deeply, and on SQLite
+ * DateTimeType, not the string 'datetime': a flush compares a timestamp as loaded with its value now by `valueOf()`
+ * only when MikroORM knows the property is a date. Under the string name it compared them deeply, and on SQLite
  * (which stores epoch milliseconds) a loaded Date never equalled its stored number, so every flush rewrote every
  * timestamp of every entity the write had loaded (an UPDATE per loaded row). The column is the same.
  */
