@@ -5,6 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Options } from '@mikro-orm/core';
+import { packedFlagsSql, packedRowsSql } from './sqlite-json';
 
 export type DialectName = 'sqlite' | 'postgres' | 'mysql' | 'mariadb' | 'cockroach';
 
@@ -38,6 +39,12 @@ export interface Dialect {
    * (SQLite's is 1e9 bytes: 1,000 variants with 1 MB attachments), whose rows are then read one by one.
    */
   packedRows?: { select(sql: string, columns: readonly string[]): string; tooLarge(error: unknown): boolean };
+  /**
+   * Where the database can build nested JSON: SQL that returns the flags `sql` selects with their variants, rules
+   * and rollouts as one JSON text (layout: sqlite-json.ts's packedFlagsSql). A full load's page of flags is then
+   * one query and one JSON.parse, not six queries whose rows are grouped on the event loop.
+   */
+  packedFlags?: { select(sql: string): string };
 }
 
 const PG_LOCK = { acquire: 'select pg_advisory_xact_lock(727274321)' };
@@ -53,16 +60,12 @@ export const DIALECTS: readonly Dialect[] = [
     migrations: 'sqlite',
     rowLocks: false,
     knexDialect: 'sqlite3',
-    // A subquery with ORDER BY under an aggregate is never flattened, so the array keeps the subquery's order. JSON
-    // writes a REAL with 15 significant digits, which does not give back every double (a float32 percentage such as
-    // 33.29999923706055 would come back 33.2999992370605): REALs are written as text with 17, exact.
+    // The SQL and its rules (order, exact REALs): sqlite-json.ts.
     packedRows: {
-      select(sql, columns) {
-        const values = columns.map((c) => `case typeof("${c}") when 'real' then printf('%!.17g', "${c}") else "${c}" end`);
-        return `select json_group_array(json_array(${values.join(', ')})) as "rows" from (${sql})`;
-      },
+      select: packedRowsSql,
       tooLarge: (error) => (error as { code?: unknown } | null)?.code === 'SQLITE_TOOBIG',
     },
+    packedFlags: { select: packedFlagsSql },
     orm(url) {
       const file = sqlitePath(url);
       if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });

@@ -10,8 +10,9 @@ import type { EntityManager as SqlEntityManager, Knex } from '@mikro-orm/knex';
 import { formatTimestamp } from '../common/timestamps';
 import { isValidKey } from '../common/validation';
 import { toDate } from './columns';
-import { bool, groupBy, num, read, readAll, str, type Row } from './rows';
-import type { NamespaceSource, SourceFlag, SourceRollout, SourceRule, SourceSegment } from '../core';
+import { bool, dialectOfKnex, groupBy, num, read, readAll, str, type Row } from './rows';
+import { DISTRIBUTION_COLUMNS, FLAG_COLUMNS, ROLLOUT_COLUMNS, VARIANT_COLUMNS } from './sqlite-json';
+import type { NamespaceSource, SourceDistribution, SourceFlag, SourceRollout, SourceRule, SourceSegment, SourceVariant } from '../core';
 import { FlagType, RolloutType } from '../wire';
 
 
@@ -42,27 +43,64 @@ export async function loadNamespaceSource(em: EntityManager, namespaceKey: strin
  * Flags per page of a full load: bounds each query's rows and the work between two turns of the event loop. Measured
  * on 10,000 flags (SQLite, 2 cores): 1,000 a page held the loop up to 22–27 ms at a time while a page's rows became
  * flags, 500 up to 15 ms, 250 up to 11 ms; the whole load took 440–600, 510–615 and 620–710 ms. Since then a page's
- * row work is split over turns (withChildren's `pause`): a 20-flag namespace's p99 during a 10,000-flag first load
+ * row work is split over turns (FlagRead's `pause`): a 20-flag namespace's p99 during a 10,000-flag first load
  * fell from 11–12 ms to 8 ms, the load itself took 530–550 ms instead of 450–490 (docs/deployment.md).
  */
 export const FLAGS_PER_PAGE = 500;
-
-const FLAG_COLUMNS = ['id', 'key', 'name', 'description', 'enabled', 'type', 'default_variant_id', 'created_at', 'updated_at'];
 
 /**
  * The namespace's flags (only those named in `keys`, when given) with their variants, rules and rollouts, in order
  * (creation time, then key, compared as the core does: databases' collations order keys differently).
  * `knex` may be a transaction's, to read what the transaction wrote.
  */
-export async function loadFlags(knex: Knex, namespaceKey: string, keys?: readonly string[]): Promise<SourceFlag[]> {
+export async function loadFlags(knex: Knex, namespaceKey: string, keys?: readonly string[], how: ReadHow = {}): Promise<SourceFlag[]> {
   if (keys === undefined) {
     const all: SourceFlag[] = [];
-    for await (const page of flagPages(knex, namespaceKey)) all.push(...page);
+    for await (const page of flagPages(knex, namespaceKey, FLAGS_PER_PAGE, how)) all.push(...page);
     return all;
   }
   if (keys.length === 0) return [];
-  const [rows] = await readAll(knex, [read(knex('flags').where('namespace_key', namespaceKey).whereIn('key', keys), FLAG_COLUMNS)]);
-  return withChildren(knex, rows);
+  const page = await readFlags(knex, knex('flags').where('namespace_key', namespaceKey).whereIn('key', keys), how);
+  return page.flags();
+}
+
+export interface ReadHow {
+  /** Read flag rows and their children's rows even where the dialect packs flags (packedFlags): tests compare the two. */
+  rows?: boolean;
+}
+
+/** One read of flags: how many, the last in the database's order (the next page starts after it), and the flags. */
+interface FlagRead {
+  count: number;
+  last: Row | undefined;
+  /** The flags with their children, in the core's order; `pause` gives the event loop back between steps. */
+  flags(pause?: () => Promise<unknown>): Promise<SourceFlag[]>;
+}
+
+/**
+ * The flags `query` (on `flags`) selects. Where the dialect builds nested JSON (packedFlags) that is one query
+ * whose text JSON.parse reads; elsewhere the flag rows, then their children (readChildren), grouped here.
+ */
+async function readFlags(knex: Knex, query: Knex.QueryBuilder, how: ReadHow): Promise<FlagRead> {
+  const packed = how.rows ? undefined : dialectOfKnex(knex)?.packedFlags;
+  if (packed) {
+    const { sql, bindings } = query.clone().select([...FLAG_COLUMNS]).toSQL().toNative();
+    try {
+      const [result] = (await knex.raw(packed.select(sql), bindings as Knex.RawBinding[])) as Array<{ rows: string }>;
+      const trees = JSON.parse(result.rows) as FlagTree[];
+      const header = trees[trees.length - 1]?.[0];
+      const last = header && { id: header[FLAG_COLUMNS.indexOf('id')], created_at: header[FLAG_COLUMNS.indexOf('created_at')] };
+      return { count: trees.length, last, flags: (pause) => flagsOfTrees(trees, pause) };
+    } catch (error) {
+      // A page too large for one text (huge attachments) is read the other way.
+      if (!dialectOfKnex(knex)?.packedRows?.tooLarge(error)) throw error;
+    }
+  }
+  const [rows] = await readAll(knex, [read(query, FLAG_COLUMNS)]);
+  const children = readChildren(knex, rows);
+  // Awaited on a later turn (or never, if the caller stops first): must not count as unhandled meanwhile.
+  children.catch(() => undefined);
+  return { count: rows.length, last: rows[rows.length - 1], flags: async (pause) => assembleFlags(rows, await children, pause) };
 }
 
 /**
@@ -71,47 +109,30 @@ export async function loadFlags(knex: Knex, namespaceKey: string, keys?: readonl
  * sort for its document). Each page is a fixed handful of queries of bounded size, so a namespace of 50,000 flags
  * never hands the event loop hundreds of thousands of rows at once, and writes get the database between pages.
  */
-export async function* flagPages(knex: Knex, namespaceKey: string, perPage = FLAGS_PER_PAGE): AsyncGenerator<SourceFlag[]> {
-  interface PageReads {
-    rows: Promise<Row[]>;
-    children: Promise<ChildRows>;
-  }
-  const readPage = (after: Row | null): PageReads => {
+export async function* flagPages(knex: Knex, namespaceKey: string, perPage = FLAGS_PER_PAGE, how: ReadHow = {}): AsyncGenerator<SourceFlag[]> {
+  const readPage = (after: Row | undefined): Promise<FlagRead> => {
     const query = knex('flags').where('namespace_key', namespaceKey).orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(perPage);
     if (after) {
-      const { created_at: createdAt, id } = after;
-      query.andWhere((q) => q.where('created_at', '>', createdAt as Knex.Value).orWhere((q2) => q2.where('created_at', createdAt as Knex.Value).andWhere('id', '>', id as Knex.Value)));
+      const createdAt = after.created_at as Knex.Value;
+      // After (created_at, id). The leading `>=` is the index range: with only the OR, SQLite scans the namespace's
+      // index from its start on every page (measured: a page near the end of 50,000 flags 10 ms, not 0.6).
+      query.andWhere('created_at', '>=', createdAt).andWhere((q) => q.where('created_at', '>', createdAt).orWhere('id', '>', after.id as Knex.Value));
     }
-    const rows = readAll(knex, [read(query, FLAG_COLUMNS)]).then(([r]) => r);
-    const children = rows.then((r) => readChildren(knex, r));
-    // Awaited on a later turn; must not count as unhandled if the caller stops first.
-    children.catch(() => undefined);
-    return { rows, children };
+    const page = readFlags(knex, query, how);
+    page.catch(() => undefined);
+    return page;
   };
-  let pending: PageReads | null = readPage(null);
-  while (pending) {
-    const rows: Row[] = await pending.rows;
-    // The reads run a page ahead of the row work and the caller's compile: the next page's flags are asked for as
-    // soon as this page's have come (they start after its last row), its children as soon as those have come. The
-    // database's one connection (SQLite) is then never left waiting for the event loop to turn rows into flags.
-    const next: PageReads | null = rows.length === perPage ? readPage(rows[rows.length - 1]) : null;
-    const flags = await assembleFlags(rows, await pending.children, nextTurn);
-    pending = next;
+  let page: FlagRead | null = await readPage(undefined);
+  while (page) {
+    // The reads run a page ahead of the row work and the caller's compile: the next page is asked for as soon as
+    // this one has come. The database's one connection (SQLite) is then never left waiting for the event loop.
+    const next: Promise<FlagRead> | null = page.count === perPage ? readPage(page.last) : null;
+    const flags = await page.flags(nextTurn);
     // The caller's compile starts on a turn of its own, not after this page's row work.
     await nextTurn();
     if (flags.length > 0) yield flags;
+    page = next && (await next);
   }
-}
-
-/**
- * The flags of these rows, with their variants and rules (variant flags) or rollouts (boolean flags): evaluation
- * reads nothing else of either kind, so a write's delta of one flag is three or five queries. A full load's page is
- * read (readChildren) and assembled (assembleFlags) in two steps, so that its reads run ahead (flagPages), and passes
- * `pause`, which gives the event loop back between the steps of turning its rows into flags (the grouping and the
- * mapping would otherwise run in one turn); a write's delta is small and does not.
- */
-async function withChildren(knex: Knex, flags: Row[]): Promise<SourceFlag[]> {
-  return assembleFlags(flags, await readChildren(knex, flags));
 }
 
 /** What readChildren reads for a page of flag rows: each kind's rows, empty where the page has no flag of that kind. */
@@ -124,24 +145,24 @@ interface ChildRows {
   rolloutSegments: Row[];
 }
 
-/** The reads of withChildren: the variants, rules and rollouts of these flag rows, and what those name. */
+/** The reads of the row path: the variants, rules and rollouts of these flag rows, and what those name. */
 async function readChildren(knex: Knex, flags: Row[]): Promise<ChildRows> {
   const ids = (boolean: boolean) => flags.filter((f) => (num(f.type) === FlagType.BOOLEAN) === boolean).map((f) => str(f.id));
   const [variantIds, booleanIds] = [ids(false), ids(true)];
   const inRules = () => knex('rules').select('id').whereIn('flag_id', variantIds);
   const inRollouts = () => knex('rollouts').select('id').whereIn('flag_id', booleanIds);
   const ofVariantFlags = variantIds.length === 0 ? [] : [
-    read(knex('variants').whereIn('flag_id', variantIds).orderBy([{ column: 'created_at' }, { column: 'id' }]), ['id', 'flag_id', 'key', 'attachment']),
+    read(knex('variants').whereIn('flag_id', variantIds).orderBy([{ column: 'created_at' }, { column: 'id' }]), ['id', 'flag_id', ...VARIANT_COLUMNS.slice(1)]),
     read(knex('rules').whereIn('flag_id', variantIds).orderBy([{ column: 'rank' }, { column: 'created_at' }, { column: 'id' }]),
       ['id', 'flag_id', 'rank', 'segment_operator']),
     read(knex('rule_segments as rs').join('segments as s', 's.id', 'rs.segment_id').whereIn('rs.rule_id', inRules()).orderBy('rs.position'),
       ['rs.rule_id', 's.key']),
     read(knex('distributions').whereIn('rule_id', inRules()).orderBy([{ column: 'created_at' }, { column: 'id' }]),
-      ['id', 'rule_id', 'variant_id', 'rollout']),
+      ['id', 'rule_id', ...DISTRIBUTION_COLUMNS.slice(1)]),
   ];
   const ofBooleanFlags = booleanIds.length === 0 ? [] : [
     read(knex('rollouts').whereIn('flag_id', booleanIds).orderBy([{ column: 'rank' }, { column: 'created_at' }, { column: 'id' }]),
-      ['id', 'flag_id', 'type', 'rank', 'description', 'percentage', 'segment_operator', 'value']),
+      ['flag_id', ...ROLLOUT_COLUMNS]),
     read(knex('rollout_segments as rs').join('segments as s', 's.id', 'rs.segment_id').whereIn('rs.rollout_id', inRollouts()).orderBy('rs.position'),
       ['rs.rollout_id', 's.key']),
   ];
@@ -151,7 +172,7 @@ async function readChildren(knex: Knex, flags: Row[]): Promise<ChildRows> {
   return { variants, rules, ruleSegments, distributions, rollouts, rolloutSegments };
 }
 
-/** withChildren's flags from the rows readChildren read; `pause` as withChildren's. */
+/** The flags of these rows from the rows readChildren read; `pause` as FlagRead's. */
 async function assembleFlags(flags: Row[], children: ChildRows, pause?: () => Promise<unknown>): Promise<SourceFlag[]> {
   if (flags.length === 0) return [];
   await pause?.();
@@ -159,8 +180,8 @@ async function assembleFlags(flags: Row[], children: ChildRows, pause?: () => Pr
 
   const segmentKeysOfRule = groupBy(ruleSegments, 'rule_id', (r) => str(r.key));
   const segmentKeysOfRollout = groupBy(rolloutSegments, 'rollout_id', (r) => str(r.key));
-  const distributionsOfRule = groupBy(distributions, 'rule_id', (d) => ({ id: str(d.id), variantId: str(d.variant_id), rollout: num(d.rollout) }));
-  const variantsOfFlag = groupBy(variants, 'flag_id', (v) => ({ id: str(v.id), key: str(v.key), attachment: str(v.attachment) }));
+  const distributionsOfRule = groupBy(distributions, 'rule_id', toSourceDistribution);
+  const variantsOfFlag = groupBy(variants, 'flag_id', toSourceVariant);
   const rulesOfFlag = groupBy(rules, 'flag_id', (r): SourceRule => ({
     id: str(r.id),
     rank: num(r.rank),
@@ -168,12 +189,54 @@ async function assembleFlags(flags: Row[], children: ChildRows, pause?: () => Pr
     segmentOperator: num(r.segment_operator),
     distributions: distributionsOfRule.get(str(r.id)) ?? [],
   }));
-  const rolloutsOfFlag = groupBy(rollouts, 'flag_id', toSourceRollout(segmentKeysOfRollout));
+  const rolloutsOfFlag = groupBy(rollouts, 'flag_id', (r) => toSourceRollout(r, segmentKeysOfRollout.get(str(r.id)) ?? []));
   await pause?.();
+  return inCoreOrder(flags.map((row) => {
+    const id = str(row.id);
+    return { row, variants: variantsOfFlag.get(id) ?? [], rules: rulesOfFlag.get(id) ?? [], rollouts: rolloutsOfFlag.get(id) ?? [] };
+  }));
+}
 
-  const ordered = flags.map((f) => ({ row: f, createdMs: toDate(f.created_at).getTime(), key: str(f.key) }));
+/** A flag as packedFlags lays it out (sqlite-json.ts): its columns, variants, rules and rollouts, each as arrays. */
+type FlagTree = [unknown[], unknown[][], Array<[unknown[], unknown[], unknown[][]]>, Array<[unknown[], unknown[]]>];
+
+/** The flags of packedFlags' trees; `pause` as FlagRead's. */
+async function flagsOfTrees(trees: FlagTree[], pause?: () => Promise<unknown>): Promise<SourceFlag[]> {
+  if (trees.length === 0) return [];
+  await pause?.();
+  return inCoreOrder(trees.map(([flag, variants, rules, rollouts]) => ({
+    row: rowOf(FLAG_COLUMNS, flag),
+    variants: variants.map((v) => toSourceVariant(rowOf(VARIANT_COLUMNS, v))),
+    rules: rules.map(([rule, segmentKeys, distributions]): SourceRule => ({
+      id: str(rule[0]),
+      rank: num(rule[1]),
+      segmentKeys: segmentKeys.map(str),
+      segmentOperator: num(rule[2]),
+      distributions: distributions.map((d) => toSourceDistribution(rowOf(DISTRIBUTION_COLUMNS, d))),
+    })),
+    rollouts: rollouts.map(([rollout, segmentKeys]) => toSourceRollout(rowOf(ROLLOUT_COLUMNS, rollout), segmentKeys.map(str))),
+  })));
+}
+
+function rowOf(columns: readonly string[], values: readonly unknown[]): Row {
+  const row: Row = {};
+  for (let i = 0; i < columns.length; i++) row[columns[i]] = values[i];
+  return row;
+}
+
+/** A flag's row (FLAG_COLUMNS) and its children, read either way. */
+interface FlagParts {
+  row: Row;
+  variants: SourceVariant[];
+  rules: SourceRule[];
+  rollouts: SourceRollout[];
+}
+
+/** The flags in the core's order: creation time, then key (the database's order, unless its collation differs). */
+function inCoreOrder(parts: FlagParts[]): SourceFlag[] {
+  const ordered = parts.map((p) => ({ ...p, createdMs: toDate(p.row.created_at).getTime(), key: str(p.row.key) }));
   if (!inOrder(ordered)) ordered.sort(byCreationThenKey);
-  return ordered.map(({ row: f, createdMs }): SourceFlag => ({
+  return ordered.map(({ row: f, createdMs, variants, rules, rollouts }): SourceFlag => ({
     key: str(f.key),
     name: str(f.name),
     description: str(f.description),
@@ -182,9 +245,9 @@ async function assembleFlags(flags: Row[], children: ChildRows, pause?: () => Pr
     createdAt: formatTimestamp(new Date(createdMs)),
     updatedAt: formatTimestamp(toDate(f.updated_at)),
     defaultVariantId: f.default_variant_id ? str(f.default_variant_id) : null,
-    variants: variantsOfFlag.get(str(f.id)) ?? [],
-    rules: rulesOfFlag.get(str(f.id)) ?? [],
-    rollouts: rolloutsOfFlag.get(str(f.id)) ?? [],
+    variants,
+    rules,
+    rollouts,
   }));
 }
 
@@ -223,11 +286,11 @@ function inOrder(items: readonly Ordered[]): boolean {
   return true;
 }
 
-function toSourceRollout(segmentKeys: Map<string, string[]>) {
-  return (r: Row): SourceRollout => {
-    const base = { id: str(r.id), rank: num(r.rank), type: num(r.type), description: str(r.description) };
-    if (num(r.type) === RolloutType.THRESHOLD) return { ...base, threshold: { percentage: num(r.percentage ?? 0), value: bool(r.value) } };
-    return { ...base, segment: { segmentKeys: segmentKeys.get(str(r.id)) ?? [], segmentOperator: num(r.segment_operator), value: bool(r.value) } };
-  };
+function toSourceRollout(r: Row, segmentKeys: string[]): SourceRollout {
+  const base = { id: str(r.id), rank: num(r.rank), type: num(r.type), description: str(r.description) };
+  if (num(r.type) === RolloutType.THRESHOLD) return { ...base, threshold: { percentage: num(r.percentage ?? 0), value: bool(r.value) } };
+  return { ...base, segment: { segmentKeys, segmentOperator: num(r.segment_operator), value: bool(r.value) } };
 }
 
+const toSourceVariant = (v: Row): SourceVariant => ({ id: str(v.id), key: str(v.key), attachment: str(v.attachment) });
+const toSourceDistribution = (d: Row): SourceDistribution => ({ id: str(d.id), variantId: str(d.variant_id), rollout: num(d.rollout) });

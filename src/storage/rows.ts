@@ -5,7 +5,7 @@
  */
 import type { EntityManager } from '@mikro-orm/core';
 import type { EntityManager as SqlEntityManager, Knex } from '@mikro-orm/knex';
-import { DIALECTS } from './dialects';
+import { DIALECTS, type Dialect } from './dialects';
 
 export type Row = Record<string, unknown>;
 
@@ -58,11 +58,16 @@ export async function readAll(knex: Knex, reads: readonly Read[]): Promise<Row[]
   return results;
 }
 
-type Packer = NonNullable<(typeof DIALECTS)[number]['packedRows']>;
+type Packer = NonNullable<Dialect['packedRows']>;
+
+/** The dialect table's entry for this query builder's client, where the table tells it apart (`knexDialect`). */
+export function dialectOfKnex(knex: Knex): Dialect | undefined {
+  const name = (knex as unknown as { client?: { dialect?: string } }).client?.dialect;
+  return DIALECTS.find((d) => d.knexDialect !== undefined && d.knexDialect === name);
+}
 
 function packerOf(knex: Knex): Packer | undefined {
-  const name = (knex as unknown as { client?: { dialect?: string } }).client?.dialect;
-  return DIALECTS.find((d) => d.knexDialect !== undefined && d.knexDialect === name)?.packedRows;
+  return dialectOfKnex(knex)?.packedRows;
 }
 
 async function readPacked(knex: Knex, { query, columns }: Read, pack: Packer): Promise<Row[]> {
