@@ -36,16 +36,19 @@ export interface Dialect {
    * driver builds every row's object through N-API on the event loop, about 3 µs a row; SQLite builds the JSON in
    * C and JSON.parse reads it about three times faster, in shorter stretches. A value may come as text where the
    * driver gives a number (read numbers with `num`). `tooLarge` tells the error of a result too large for one text
-   * (SQLite's is 1e9 bytes: 1,000 variants with 1 MB attachments), whose rows are then read one by one.
+   * (SQLite's is SQLITE_MAX_TEXT_BYTES here), whose rows are then read one by one.
    */
   packedRows?: { select(sql: string, columns: readonly string[]): string; tooLarge(error: unknown): boolean };
   /**
    * Where the database can build nested JSON: SQL that returns the flags `sql` selects with their variants, rules
    * and rollouts as one JSON text (layout: sqlite-json.ts's packedFlagsSql). A full load's page of flags is then
-   * one query and one JSON.parse, not six queries whose rows are grouped on the event loop.
+   * one query and one JSON.parse, not seven whose rows are grouped on the event loop.
    */
   packedFlags?: { select(sql: string): string };
 }
+
+/** SQLite's limit on one text or blob (SQLITE_LIMIT_LENGTH): 256 MiB, half of V8's longest string. */
+export const SQLITE_MAX_TEXT_BYTES = 256 * 1024 * 1024;
 
 const PG_LOCK = { acquire: 'select pg_advisory_xact_lock(727274321)' };
 const MYSQL_LOCK = { acquire: "select get_lock('flagpole_migrations', 300)", release: "select release_lock('flagpole_migrations')" };
@@ -69,8 +72,14 @@ export const DIALECTS: readonly Dialect[] = [
     orm(url) {
       const file = sqlitePath(url);
       if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
-      // One connection: SQLite has one writer, and a shared connection keeps `pragma foreign_keys` on.
-      return { driver: require('@mikro-orm/sqlite').SqliteDriver, dbName: file, pool: { min: 1, max: 1 } };
+      // One connection: SQLite has one writer, and a shared connection keeps `pragma foreign_keys` on. Its text
+      // limit is below the longest string Node can hold, so that a packed read too large for one JavaScript string
+      // fails as SQLITE_TOOBIG (and is read another way) rather than in the driver.
+      const afterCreate = (connection: { configure(option: 'limit', id: number, value: number): void }, done: (e: Error | null, c: unknown) => void) => {
+        connection.configure('limit', require('sqlite3').LIMIT_LENGTH, SQLITE_MAX_TEXT_BYTES);
+        done(null, connection);
+      };
+      return { driver: require('@mikro-orm/sqlite').SqliteDriver, dbName: file, pool: { min: 1, max: 1, afterCreate } };
     },
   },
   {

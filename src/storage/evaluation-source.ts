@@ -11,7 +11,7 @@ import { formatTimestamp } from '../common/timestamps';
 import { isValidKey } from '../common/validation';
 import { toDate } from './columns';
 import { bool, dialectOfKnex, groupBy, num, read, readAll, str, type Row } from './rows';
-import { DISTRIBUTION_COLUMNS, FLAG_COLUMNS, ROLLOUT_COLUMNS, VARIANT_COLUMNS } from './sqlite-json';
+import { DISTRIBUTION_COLUMNS, FLAG_COLUMNS, ROLLOUT_COLUMNS, RULE_COLUMNS, VARIANT_COLUMNS } from './sqlite-json';
 import type { NamespaceSource, SourceDistribution, SourceFlag, SourceRollout, SourceRule, SourceSegment, SourceVariant } from '../core';
 import { FlagType, RolloutType } from '../wire';
 
@@ -44,7 +44,8 @@ export async function loadNamespaceSource(em: EntityManager, namespaceKey: strin
  * on 10,000 flags (SQLite, 2 cores): 1,000 a page held the loop up to 22–27 ms at a time while a page's rows became
  * flags, 500 up to 15 ms, 250 up to 11 ms; the whole load took 440–600, 510–615 and 620–710 ms. Since then a page's
  * row work is split over turns (FlagRead's `pause`): a 20-flag namespace's p99 during a 10,000-flag first load
- * fell from 11–12 ms to 8 ms, the load itself took 530–550 ms instead of 450–490 (docs/deployment.md).
+ * fell from 11–12 ms to 8 ms, the load itself took 530–550 ms instead of 450–490 (docs/deployment.md). A packed page
+ * (SQLite) is one JSON.parse of about 220 KB, then TREES_PER_TURN flags at a time.
  */
 export const FLAGS_PER_PAGE = 500;
 
@@ -106,8 +107,9 @@ async function readFlags(knex: Knex, query: Knex.QueryBuilder, how: ReadHow): Pr
 /**
  * The namespace's flags, whole, `perPage` at a time in creation order (by id within one creation time, which no
  * collation reorders; each page is put in the core's order, and one that does not follow on leaves the snapshot to
- * sort for its document). Each page is a fixed handful of queries of bounded size, so a namespace of 50,000 flags
- * never hands the event loop hundreds of thousands of rows at once, and writes get the database between pages.
+ * sort for its document). Each page is one query (packedFlags) or a fixed handful of bounded size, so a namespace of
+ * 50,000 flags never hands the event loop hundreds of thousands of rows at once, and writes get the database between
+ * pages.
  */
 export async function* flagPages(knex: Knex, namespaceKey: string, perPage = FLAGS_PER_PAGE, how: ReadHow = {}): AsyncGenerator<SourceFlag[]> {
   const readPage = (after: Row | undefined): Promise<FlagRead> => {
@@ -154,7 +156,7 @@ async function readChildren(knex: Knex, flags: Row[]): Promise<ChildRows> {
   const ofVariantFlags = variantIds.length === 0 ? [] : [
     read(knex('variants').whereIn('flag_id', variantIds).orderBy([{ column: 'created_at' }, { column: 'id' }]), ['id', 'flag_id', ...VARIANT_COLUMNS.slice(1)]),
     read(knex('rules').whereIn('flag_id', variantIds).orderBy([{ column: 'rank' }, { column: 'created_at' }, { column: 'id' }]),
-      ['id', 'flag_id', 'rank', 'segment_operator']),
+      ['flag_id', ...RULE_COLUMNS]),
     read(knex('rule_segments as rs').join('segments as s', 's.id', 'rs.segment_id').whereIn('rs.rule_id', inRules()).orderBy('rs.position'),
       ['rs.rule_id', 's.key']),
     read(knex('distributions').whereIn('rule_id', inRules()).orderBy([{ column: 'created_at' }, { column: 'id' }]),
@@ -182,13 +184,7 @@ async function assembleFlags(flags: Row[], children: ChildRows, pause?: () => Pr
   const segmentKeysOfRollout = groupBy(rolloutSegments, 'rollout_id', (r) => str(r.key));
   const distributionsOfRule = groupBy(distributions, 'rule_id', toSourceDistribution);
   const variantsOfFlag = groupBy(variants, 'flag_id', toSourceVariant);
-  const rulesOfFlag = groupBy(rules, 'flag_id', (r): SourceRule => ({
-    id: str(r.id),
-    rank: num(r.rank),
-    segmentKeys: segmentKeysOfRule.get(str(r.id)) ?? [],
-    segmentOperator: num(r.segment_operator),
-    distributions: distributionsOfRule.get(str(r.id)) ?? [],
-  }));
+  const rulesOfFlag = groupBy(rules, 'flag_id', (r) => toSourceRule(r, segmentKeysOfRule.get(str(r.id)) ?? [], distributionsOfRule.get(str(r.id)) ?? []));
   const rolloutsOfFlag = groupBy(rollouts, 'flag_id', (r) => toSourceRollout(r, segmentKeysOfRollout.get(str(r.id)) ?? []));
   await pause?.();
   return inCoreOrder(flags.map((row) => {
@@ -200,22 +196,25 @@ async function assembleFlags(flags: Row[], children: ChildRows, pause?: () => Pr
 /** A flag as packedFlags lays it out (sqlite-json.ts): its columns, variants, rules and rollouts, each as arrays. */
 type FlagTree = [unknown[], unknown[][], Array<[unknown[], unknown[], unknown[][]]>, Array<[unknown[], unknown[]]>];
 
+/** Trees mapped between two of `pause`'s turns: a page's 500 took about 6 ms in one turn on a slow 2-core VM. */
+const TREES_PER_TURN = 125;
+
 /** The flags of packedFlags' trees; `pause` as FlagRead's. */
 async function flagsOfTrees(trees: FlagTree[], pause?: () => Promise<unknown>): Promise<SourceFlag[]> {
-  if (trees.length === 0) return [];
-  await pause?.();
-  return inCoreOrder(trees.map(([flag, variants, rules, rollouts]) => ({
-    row: rowOf(FLAG_COLUMNS, flag),
-    variants: variants.map((v) => toSourceVariant(rowOf(VARIANT_COLUMNS, v))),
-    rules: rules.map(([rule, segmentKeys, distributions]): SourceRule => ({
-      id: str(rule[0]),
-      rank: num(rule[1]),
-      segmentKeys: segmentKeys.map(str),
-      segmentOperator: num(rule[2]),
-      distributions: distributions.map((d) => toSourceDistribution(rowOf(DISTRIBUTION_COLUMNS, d))),
-    })),
-    rollouts: rollouts.map(([rollout, segmentKeys]) => toSourceRollout(rowOf(ROLLOUT_COLUMNS, rollout), segmentKeys.map(str))),
-  })));
+  const parts: FlagParts[] = [];
+  for (let i = 0; i < trees.length; i += TREES_PER_TURN) {
+    await pause?.();
+    for (const [flag, variants, rules, rollouts] of trees.slice(i, i + TREES_PER_TURN)) {
+      parts.push({
+        row: rowOf(FLAG_COLUMNS, flag),
+        variants: variants.map((v) => toSourceVariant(rowOf(VARIANT_COLUMNS, v))),
+        rules: rules.map(([rule, segmentKeys, distributions]) =>
+          toSourceRule(rowOf(RULE_COLUMNS, rule), segmentKeys.map(str), distributions.map((d) => toSourceDistribution(rowOf(DISTRIBUTION_COLUMNS, d))))),
+        rollouts: rollouts.map(([rollout, segmentKeys]) => toSourceRollout(rowOf(ROLLOUT_COLUMNS, rollout), segmentKeys.map(str))),
+      });
+    }
+  }
+  return inCoreOrder(parts);
 }
 
 function rowOf(columns: readonly string[], values: readonly unknown[]): Row {
@@ -290,6 +289,10 @@ function toSourceRollout(r: Row, segmentKeys: string[]): SourceRollout {
   const base = { id: str(r.id), rank: num(r.rank), type: num(r.type), description: str(r.description) };
   if (num(r.type) === RolloutType.THRESHOLD) return { ...base, threshold: { percentage: num(r.percentage ?? 0), value: bool(r.value) } };
   return { ...base, segment: { segmentKeys, segmentOperator: num(r.segment_operator), value: bool(r.value) } };
+}
+
+function toSourceRule(r: Row, segmentKeys: string[], distributions: SourceDistribution[]): SourceRule {
+  return { id: str(r.id), rank: num(r.rank), segmentKeys, segmentOperator: num(r.segment_operator), distributions };
 }
 
 const toSourceVariant = (v: Row): SourceVariant => ({ id: str(v.id), key: str(v.key), attachment: str(v.attachment) });

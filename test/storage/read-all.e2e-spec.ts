@@ -7,11 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
-import { LIMIT_LENGTH } from 'sqlite3';
 import type { EntityManager as SqlEntityManager, Knex } from '@mikro-orm/knex';
 import { ormOptions } from '../../src/storage/orm-options';
 import { num, read, readAll, str, type Row } from '../../src/storage/rows';
-import { dropDatabase, freshDatabaseUrl, TEST_DIALECT } from '../support/databases';
+import { dropDatabase, freshDatabaseUrl, TEST_DIALECT, withSqliteLengthLimit } from '../support/databases';
 
 const ROWS = 5000;
 const doubles = [33.3, Math.fround(33.3), 33.33333333333333, 0.1 + 0.2, 1e-7, 100, 12.5, Math.fround(0.1)];
@@ -90,22 +89,10 @@ describe('readAll gives the driver\'s rows, packed or not', () => {
     expect(none).toEqual([]);
   });
 
-  /** SQLite's connection (the pool has one): `limit` sets its longest string or blob (SQLite's default is 1e9). */
-  async function withSqliteLengthLimit(limit: number): Promise<void> {
-    const pool = (knex as unknown as { client: { acquireConnection(): Promise<unknown>; releaseConnection(c: unknown): Promise<void> } }).client;
-    const connection = (await pool.acquireConnection()) as { configure(option: 'limit', id: number, value: number): void };
-    connection.configure('limit', LIMIT_LENGTH, limit);
-    await pool.releaseConnection(connection);
-  }
-
   (TEST_DIALECT === 'sqlite' ? it : it.skip)('SQLite: rows too large for one text are read one by one instead', async () => {
     const direct = (await query(knex).select(columns)) as Row[];
-    await withSqliteLengthLimit(20_000); // the packed text of these rows is about 300 KB; each value is short
-    try {
-      const [got] = await readAll(knex, [read(query(knex), columns)]);
-      expect(normal(got)).toEqual(normal(direct));
-    } finally {
-      await withSqliteLengthLimit(1_000_000_000);
-    }
+    // The packed text of these rows is about 300 KB; each value is short.
+    const [got] = await withSqliteLengthLimit(knex, 20_000, () => readAll(knex, [read(query(knex), columns)]));
+    expect(normal(got)).toEqual(normal(direct));
   });
 });

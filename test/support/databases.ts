@@ -5,6 +5,9 @@
  */
 import { join } from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
+import type { Knex } from '@mikro-orm/knex';
+import { LIMIT_LENGTH } from 'sqlite3';
+import { SQLITE_MAX_TEXT_BYTES } from '../../src/storage/dialects';
 import { ormOptions } from '../../src/storage/orm-options';
 
 export type TestDialect = 'sqlite' | 'postgres' | 'mysql';
@@ -40,4 +43,23 @@ export async function freshDatabaseUrl(dir: string, dialect: TestDialect = TEST_
   const name = `flagpole_test_${process.pid}_${Date.now()}_${counter++}`;
   await onServer(admin, `create database ${name}`);
   return admin.replace(/\/[^/?]*(\?|$)/, `/${name}$1`);
+}
+
+/**
+ * Runs `work` with SQLite's connection (the pool has one) limited to texts and blobs of `limit` bytes, then puts the
+ * configured limit back (SQLITE_MAX_TEXT_BYTES, dialects.ts): a way to make a read too large for one text.
+ */
+export async function withSqliteLengthLimit<T>(knex: Knex, limit: number, work: () => Promise<T>): Promise<T> {
+  const pool = (knex as unknown as { client: { acquireConnection(): Promise<unknown>; releaseConnection(c: unknown): Promise<void> } }).client;
+  const setLimit = async (value: number) => {
+    const connection = (await pool.acquireConnection()) as { configure(option: 'limit', id: number, value: number): void };
+    connection.configure('limit', LIMIT_LENGTH, value);
+    await pool.releaseConnection(connection);
+  };
+  await setLimit(limit);
+  try {
+    return await work();
+  } finally {
+    await setLimit(SQLITE_MAX_TEXT_BYTES);
+  }
 }

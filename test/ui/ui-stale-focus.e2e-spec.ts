@@ -117,6 +117,17 @@ browserDescribe('issue 21: stale rules and lost focus', () => {
       expect(await focused()).toBe('button Enable toggle');
     });
 
+    /**
+     * A move's save, from start to end. Waiting only for the busy marker to go returned at once whenever the key's
+     * handler had not yet marked the buttons busy (seen once in a full CI run on a slow machine); the writes are slowed
+     * by 200 ms, so the marker is there long enough to be seen.
+     */
+    const moveSaved = async () => {
+      const busy = page().locator('.order-buttons[aria-busy]').first();
+      await busy.waitFor({ state: 'attached' });
+      await busy.waitFor({ state: 'detached' });
+    };
+
     it('follows a rule moved with ↑/↓, onto the other button when the rule reaches an end', async () => {
       await openRules('order', 3);
       await slowWrites(200);
@@ -125,19 +136,19 @@ browserDescribe('issue 21: stale rules and lost focus', () => {
 
       await page().getByRole('button', { name: 'Move rule 1 down' }).focus();
       await page().keyboard.press('Enter');
-      await page().locator('.order-buttons[aria-busy]').first().waitFor({ state: 'detached' });
+      await moveSaved();
       expect(await order()).toEqual(['beta', 'everyone', 'staff']);
       // The rule is now second: the focus is on its "down" button, so Enter moves it on.
       expect(await focused()).toBe('button Move rule 2 down');
 
       await page().keyboard.press('Enter');
-      await page().locator('.order-buttons[aria-busy]').first().waitFor({ state: 'detached' });
+      await moveSaved();
       expect(await order()).toEqual(['beta', 'staff', 'everyone']);
       // Last: "down" is disabled, so "up" of the same rule holds the focus.
       expect(await focused()).toBe('button Move rule 3 up');
 
       await page().keyboard.press('Enter');
-      await page().locator('.order-buttons[aria-busy]').first().waitFor({ state: 'detached' });
+      await moveSaved();
       expect(await order()).toEqual(['beta', 'everyone', 'staff']);
       expect(await focused()).toBe('button Move rule 2 up');
       // And the server has the order the screen shows, after a reload.
