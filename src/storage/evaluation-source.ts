@@ -83,7 +83,8 @@ interface FlagRead {
  * whose text JSON.parse reads; elsewhere the flag rows, then their children (readChildren), grouped here.
  */
 async function readFlags(knex: Knex, query: Knex.QueryBuilder, how: ReadHow): Promise<FlagRead> {
-  const packed = how.rows ? undefined : dialectOfKnex(knex)?.packedFlags;
+  const dialect = dialectOfKnex(knex);
+  const packed = how.rows ? undefined : dialect?.packedFlags;
   if (packed) {
     const { sql, bindings } = query.clone().select([...FLAG_COLUMNS]).toSQL().toNative();
     try {
@@ -94,7 +95,7 @@ async function readFlags(knex: Knex, query: Knex.QueryBuilder, how: ReadHow): Pr
       return { count: trees.length, last, flags: (pause) => flagsOfTrees(trees, pause) };
     } catch (error) {
       // A page too large for one text (huge attachments) is read the other way.
-      if (!dialectOfKnex(knex)?.packedRows?.tooLarge(error)) throw error;
+      if (!dialect?.packedRows?.tooLarge(error)) throw error;
     }
   }
   const [rows] = await readAll(knex, [read(query, FLAG_COLUMNS)]);

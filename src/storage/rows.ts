@@ -50,7 +50,7 @@ export function read(query: Knex.QueryBuilder, columns: readonly string[]): Read
  * rows come as one JSON text and are unpacked here into the same plain rows.
  */
 export async function readAll(knex: Knex, reads: readonly Read[]): Promise<Row[][]> {
-  const pack = packerOf(knex);
+  const pack = dialectOfKnex(knex)?.packedRows;
   const run = (r: Read): Promise<Row[]> => (pack ? readPacked(knex, r, pack) : (r.query as unknown as Promise<Row[]>));
   if (!(knex as Knex.Transaction).isTransaction) return Promise.all(reads.map(run));
   const results: Row[][] = [];
@@ -64,10 +64,6 @@ type Packer = NonNullable<Dialect['packedRows']>;
 export function dialectOfKnex(knex: Knex): Dialect | undefined {
   const name = (knex as unknown as { client?: { dialect?: string } }).client?.dialect;
   return DIALECTS.find((d) => d.knexDialect !== undefined && d.knexDialect === name);
-}
-
-function packerOf(knex: Knex): Packer | undefined {
-  return dialectOfKnex(knex)?.packedRows;
 }
 
 async function readPacked(knex: Knex, { query, columns }: Read, pack: Packer): Promise<Row[]> {
