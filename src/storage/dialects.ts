@@ -75,8 +75,11 @@ export const DIALECTS: readonly Dialect[] = [
       // One connection: SQLite has one writer, and a shared connection keeps `pragma foreign_keys` on. Its text
       // limit is below the longest string Node can hold, so that a packed read too large for one JavaScript string
       // fails as SQLITE_TOOBIG (and is read another way) rather than in the driver.
+      // Required here, not in the hook: a pool may open a connection late (in tests, after Jest tore its module
+      // registry down, which then prints a stack trace for the require).
+      const { LIMIT_LENGTH } = require('sqlite3') as { LIMIT_LENGTH: number };
       const afterCreate = (connection: { configure(option: 'limit', id: number, value: number): void }, done: (e: Error | null, c: unknown) => void) => {
-        connection.configure('limit', require('sqlite3').LIMIT_LENGTH, SQLITE_MAX_TEXT_BYTES);
+        connection.configure('limit', LIMIT_LENGTH, SQLITE_MAX_TEXT_BYTES);
         done(null, connection);
       };
       return { driver: require('@mikro-orm/sqlite').SqliteDriver, dbName: file, pool: { min: 1, max: 1, afterCreate } };

@@ -88,6 +88,26 @@ browserDescribe('issue 21: stale rules and lost focus', () => {
         if (route.request().method() !== 'GET') await new Promise((r) => setTimeout(r, ms));
         await route.continue();
       });
+    /**
+     * Holds each read of a list whose URL ends with `list` until the next write starts (at most `maxMs`): the read that
+     * one move sets off then answers while the next move is being saved, whatever the machine's speed.
+     */
+    const readsAnswerDuringNextWrite = (list: string, writeMs: number, maxMs = 1_500) => {
+      let writeStarted = () => {};
+      let nextWrite = new Promise<void>((r) => (writeStarted = r));
+      return page().route('**/api/v1/**', async (route) => {
+        const request = route.request();
+        if (request.method() === 'GET') {
+          if (request.url().endsWith(list)) await Promise.race([nextWrite, new Promise((r) => setTimeout(r, maxMs))]);
+        } else {
+          writeStarted();
+          nextWrite = new Promise<void>((r) => (writeStarted = r));
+          await new Promise((r) => setTimeout(r, writeMs));
+        }
+        // The page may have given up on the read meanwhile (a newer move cancels it): nothing is left to answer then.
+        await route.continue().catch(() => undefined);
+      });
+    };
 
     it("stays on the flag page's switch while its change is saved, and after", async () => {
       await ui.open('/namespaces/shop/flags/toggle');
@@ -120,7 +140,7 @@ browserDescribe('issue 21: stale rules and lost focus', () => {
     /**
      * A move's save, from start to end. Waiting only for the busy marker to go returned at once whenever the key's
      * handler had not yet marked the buttons busy (seen once in a full CI run on a slow machine); the writes are slowed
-     * by 200 ms, so the marker is there long enough to be seen.
+     * by 400 ms, so the marker is there long enough to be seen.
      */
     const moveSaved = async () => {
       const busy = page().locator('.order-buttons[aria-busy]').first();
@@ -130,7 +150,9 @@ browserDescribe('issue 21: stale rules and lost focus', () => {
 
     it('follows a rule moved with ↑/↓, onto the other button when the rule reaches an end', async () => {
       await openRules('order', 3);
-      await slowWrites(200);
+      // The list's read after one move is still in flight when the next move starts, and answers while that move is
+      // being saved. Its answer (the order before the move) once landed over the move's list (seen in two full CI runs).
+      await readsAnswerDuringNextWrite('/flags/order/rules', 400);
       const order = async () => (await ruleTexts()).map((t) => t.match(/If\s+(\w+)/)?.[1]);
       expect(await order()).toEqual(['everyone', 'beta', 'staff']);
 

@@ -15,8 +15,11 @@ export interface Loaded<T> {
   loading: boolean;
   /** Loads again; the current data stays on screen meanwhile. */
   reload(): void;
-  /** Replaces the data with what a write answered, without a round trip. */
-  set(data: T): void;
+  /**
+   * Replaces the data with what a write answered (or is about to make true), without a round trip. A read of the same
+   * key still in flight is cancelled first, so its older answer cannot land over this data afterwards.
+   */
+  set(data: T): Promise<void>;
 }
 
 export function useLoad<T>(key: Key, load: (signal: AbortSignal) => Promise<T>): Loaded<T> {
@@ -25,6 +28,12 @@ export function useLoad<T>(key: Key, load: (signal: AbortSignal) => Promise<T>):
   // The key is a new array every render: the callbacks depend on what it says.
   const named = JSON.stringify(key);
   const reload = useCallback(() => void client.invalidateQueries({ queryKey: key, exact: true }), [client, named]);
-  const set = useCallback((data: T) => void client.setQueryData(key, data), [client, named]);
+  const set = useCallback(
+    async (data: T) => {
+      await client.cancelQueries({ queryKey: key, exact: true });
+      client.setQueryData(key, data);
+    },
+    [client, named],
+  );
   return { data: query.data, error: query.error ? messageOf(query.error) : undefined, loading: query.isFetching, reload, set };
 }

@@ -36,7 +36,7 @@ export function RulesSection({ ns, flag, segments }: { ns: string; flag: Flag; s
             position={index + 1}
             canEdit={canEdit}
             // The cache shows the saved split at once; the read that the writes set off confirms it.
-            onSaved={(saved) => rules.set((rules.data ?? []).map((r) => (r.id === saved.id ? saved : r)))}
+            onSaved={(saved) => void rules.set((rules.data ?? []).map((r) => (r.id === saved.id ? saved : r)))}
           />
         </>
       )}
