@@ -5,7 +5,7 @@
  */
 import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { CACHE_MANAGER } from '@nestjs/cache-manager';
-import KeyvRedis, { type RedisClientConnectionType } from '@keyv/redis';
+import type { RedisClientConnectionType } from '@keyv/redis';
 import { createCache } from 'cache-manager';
 import { Keyv } from 'keyv';
 import type { FlagpoleConfig } from '../config/config.types';
@@ -13,9 +13,9 @@ import { HealthModule } from '../health/health.module';
 import { dialectOf } from '../storage/dialects';
 import { CACHE_SETTINGS, CacheSettings, EvaluationCache } from './evaluation-cache.service';
 import { memoryCache } from './memory-cache';
-import { RedisChangeBroadcast } from './redis-change-broadcast';
 import { redisPrefix } from './redis-options';
-import { RedisConnection } from './redis.connection';
+import { REDIS_CONNECTION } from './redis-connection.token';
+import type { RedisConnection } from './redis.connection';
 
 @Global()
 @Module({})
@@ -38,8 +38,13 @@ export class CacheModule {
       return module;
     }
 
+    // Required here, not imported: the Redis client and store are loaded only by instances that use them (about 5 %
+    // of a start-up otherwise).
+    const { RedisConnection } = require('./redis.connection') as typeof import('./redis.connection');
+    const { RedisChangeBroadcast } = require('./redis-change-broadcast') as typeof import('./redis-change-broadcast');
+    const KeyvRedis = (require('@keyv/redis') as typeof import('@keyv/redis')).default;
     const namespace = redisPrefix(redis);
-    providers.push(RedisConnection, RedisChangeBroadcast, {
+    providers.push(RedisConnection, RedisChangeBroadcast, { provide: REDIS_CONNECTION, useExisting: RedisConnection }, {
       provide: CACHE_MANAGER,
       inject: [RedisConnection],
       useFactory: (connection: RedisConnection) => {

@@ -11,7 +11,8 @@ import { CACHE_MANAGER } from '@nestjs/cache-manager';
 import type { Cache } from 'cache-manager';
 import { CacheMetrics } from '../metrics/cache.metrics';
 import { memoryCache } from './memory-cache';
-import { RedisConnection } from './redis.connection';
+import type { RedisConnection } from './redis.connection';
+import { REDIS_CONNECTION } from './redis-connection.token';
 
 export const CACHE_SETTINGS = Symbol('CACHE_SETTINGS');
 
@@ -39,7 +40,7 @@ export class EvaluationCache implements OnModuleInit {
     @Inject(CACHE_SETTINGS) private readonly settings: CacheSettings,
     private readonly metrics: CacheMetrics,
     @Optional() @Inject(CACHE_MANAGER) cache?: Cache,
-    @Optional() private readonly redis?: RedisConnection,
+    @Optional() @Inject(REDIS_CONNECTION) private readonly redis?: RedisConnection,
   ) {
     this.primary = settings.enabled && cache ? { name: settings.backend, cache } : null;
     this.fallback = this.primary && settings.backend === 'redis' ? { name: 'memory', cache: memoryCache(settings) } : null;

@@ -2,7 +2,8 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { MikroORM } from '@mikro-orm/core';
 import type { EntityManager as SqlEntityManager } from '@mikro-orm/knex';
-import { dialectOf } from './dialects';
+import { dialectOf, migrationsPath } from './dialects';
+import { hasPendingMigrations } from './migration-files';
 import type { DatabaseSettings } from './orm-options';
 
 export const DATABASE_SETTINGS = Symbol('DATABASE_SETTINGS');
@@ -12,10 +13,14 @@ export const DATABASE_SETTINGS = Symbol('DATABASE_SETTINGS');
  * one of them migrates and the others find nothing left to do.
  */
 export async function migrate(orm: MikroORM, url: string): Promise<string[]> {
-  const lock = dialectOf(url).migrationLock;
-  const up = async () => (await orm.getMigrator().up()).map((m) => m.name);
-  if (!lock) return up();
+  const dialect = dialectOf(url);
   const knex = (orm.em as SqlEntityManager).getKnex();
+  // Read without the lock: a migration another instance is applying meanwhile is pending here, so this one waits for
+  // the lock and then finds nothing left to do.
+  if (!(await hasPendingMigrations(knex, migrationsPath(dialect)))) return [];
+  const lock = dialect.migrationLock;
+  const up = async () => (await orm.migrator.up()).map((m) => m.name);
+  if (!lock) return up();
   return knex.transaction(async (trx) => {
     await trx.raw(lock.acquire);
     try {

@@ -1,5 +1,4 @@
 import type { Options } from '@mikro-orm/core';
-import { Migrator } from '@mikro-orm/migrations';
 import { Authentication } from '../auth/authentication.entity';
 import { OperationLock } from '../auth/operation-lock.entity';
 import { Flag } from '../flags/flag.entity';
@@ -13,6 +12,7 @@ import { Rule } from '../rules/rule.entity';
 import { Constraint } from '../segments/constraint.entity';
 import { Segment } from '../segments/segment.entity';
 import { dialectOf, migrationsPath } from './dialects';
+import { MIGRATIONS_TABLE } from './migration-files';
 import { AuditRecord } from '../audit/audit-record.entity';
 
 export const ENTITIES = [Namespace, Flag, Variant, Segment, Constraint, Rule, RuleSegment, Distribution, Rollout, RolloutSegment,
@@ -42,13 +42,15 @@ export function ormOptions(db: DatabaseSettings): Options {
     ...base,
     pool,
     entities: ENTITIES,
-    extensions: [Migrator],
     allowGlobalContext: false,
     forceUtcTimezone: true,
     debug: false,
     // Entities are plain data to services; they are mapped to Flipt's JSON explicitly.
     serialization: { forceObject: true },
+    // The Migrator (@mikro-orm/migrations, umzug) is not registered here: MikroORM requires it the first time
+    // `orm.migrator` is asked for, and start-up asks only when a migration is pending (migration-runner.ts).
     migrations: {
+      tableName: MIGRATIONS_TABLE,
       path: migrationsPath(dialect),
       glob: '!(*.d).{js,ts}',
       emit: 'js',
