@@ -19,7 +19,7 @@ export async function migrate(orm: MikroORM, url: string): Promise<string[]> {
   // the lock and then finds nothing left to do.
   if (!(await hasPendingMigrations(knex, migrationsPath(dialect)))) return [];
   const lock = dialect.migrationLock;
-  const up = async () => (await orm.migrator.up()).map((m) => m.name);
+  const up = async () => (await migratorOf(orm).up()).map((m) => m.name);
   if (!lock) return up();
   return knex.transaction(async (trx) => {
     await trx.raw(lock.acquire);
@@ -29,6 +29,16 @@ export async function migrate(orm: MikroORM, url: string): Promise<string[]> {
       if (lock.release) await trx.raw(lock.release);
     }
   });
+}
+
+/**
+ * MikroORM's Migrator, loaded now (orm-options.ts does not register it). Registered explicitly: left to itself,
+ * MikroORM looks for @mikro-orm/migrations from the working directory, which fails when Flagpole is started from
+ * anywhere but its own folder.
+ */
+function migratorOf(orm: MikroORM) {
+  (require('@mikro-orm/migrations') as typeof import('@mikro-orm/migrations')).Migrator.register(orm);
+  return orm.migrator;
 }
 
 @Injectable()

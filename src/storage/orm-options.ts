@@ -47,8 +47,8 @@ export function ormOptions(db: DatabaseSettings): Options {
     debug: false,
     // Entities are plain data to services; they are mapped to Flipt's JSON explicitly.
     serialization: { forceObject: true },
-    // The Migrator (@mikro-orm/migrations, umzug) is not registered here: MikroORM requires it the first time
-    // `orm.migrator` is asked for, and start-up asks only when a migration is pending (migration-runner.ts).
+    // The Migrator (@mikro-orm/migrations, umzug) is not registered here: migration-runner.ts loads and registers it
+    // when a migration is pending, which a started database does not have.
     migrations: {
       tableName: MIGRATIONS_TABLE,
       path: migrationsPath(dialect),

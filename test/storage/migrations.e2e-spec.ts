@@ -45,9 +45,16 @@ describe('pending migrations, checked without the Migrator', () => {
     expect(migrationNames(folder).length).toBeGreaterThanOrEqual(4);
   });
 
-  it('a new database (no migrations table) has every migration pending; migrate applies them all', async () => {
+  it('a new database (no migrations table) has every migration pending; migrate applies them all, from any working directory', async () => {
     await expect(hasPendingMigrations(knex, folder)).resolves.toBe(true);
-    await expect(migrate(orm, url)).resolves.toEqual(migrationNames(folder));
+    // Started from elsewhere than its folder (MikroORM alone would look for its Migrator from the working directory).
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      await expect(migrate(orm, url)).resolves.toEqual(migrationNames(folder));
+    } finally {
+      process.chdir(cwd);
+    }
     const recorded = (await knex.select('name').from(MIGRATIONS_TABLE)).map((r: { name: string }) => r.name);
     expect(recorded.sort()).toEqual(migrationNames(folder));
   });
