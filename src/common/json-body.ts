@@ -62,9 +62,12 @@ const CLOSE_BRACE = 0x7d;
 /**
  * True when arrays and objects in `text` nest deeper than `max`. One pass, no recursion, no allocation; it counts
  * brackets outside string literals and does not validate (JSON.parse does that next), so malformed text only has
- * to be measured the same way valid text would be.
+ * to be measured the same way valid text would be. Most bodies (an evaluation request has two or three brackets)
+ * hold too few opening brackets to nest deeper than `max` at all, which `indexOf` (native, far quicker than the
+ * character loop) finds out first: measured, the loop was 4% of an evaluation's CPU.
  */
 export function jsonDepthExceeds(text: string, max: number): boolean {
+  if (!opensMoreThan(text, max)) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -80,5 +83,13 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
       depth--;
     }
   }
+  return false;
+}
+
+/** True when `text` holds more than `max` opening brackets (`[` or `{`, inside strings or not): an upper bound on depth. */
+function opensMoreThan(text: string, max: number): boolean {
+  let count = 0;
+  for (let i = text.indexOf('{'); i !== -1; i = text.indexOf('{', i + 1)) if (++count > max) return true;
+  for (let i = text.indexOf('['); i !== -1; i = text.indexOf('[', i + 1)) if (++count > max) return true;
   return false;
 }
