@@ -11,6 +11,9 @@
 // - evaluations of a 20-flag namespace at the same steady 1,000/s, first alone (nothing written), then while the big
 //   one takes 10 writes/s and is evaluated 10 times a second (a namespace that is written is in use: its snapshot is
 //   kept current), and the ratio of the two p99s (the target: at most 1.2).
+// Both ratios (10 writes/s ÷ none, beside ÷ alone) compare p99s of a few milliseconds, which one run of a shared 2-core
+// machine moves by half: their cells run BENCH_CHURN_PAIRS times (default 3) in pairs of alternating order, and the
+// table prints the median of the pairs' ratios and their range.
 // The writes take turns: a flag's enabled and description, a distribution's rollout, a segment constraint's value,
 // creating a flag and deleting it again. Each is awaited before the next; they are due at a fixed pace.
 // Between cells the server is left to finish what the writes started (until its CPU is quiet, at most 30 s).
@@ -49,6 +52,8 @@ const WRITE_TIMEOUT_MS = 5000;
 const FIRST_EVAL_TIMEOUT_MS = 120000;
 /** Seconds of the small namespace's evaluations around the big one's first load (50,000 flags load in about 1–2 s). */
 const LOAD_WINDOW_S = Number(process.env.BENCH_CHURN_LOAD_WINDOW || 4);
+/** How many times the cells of the two ratios (10 writes/s ÷ none; the 20-flag namespace beside them ÷ alone) run. */
+const PAIRS = Math.max(1, Number(process.env.BENCH_CHURN_PAIRS || 3));
 const PORT = 18180;
 
 /** The Flagpole processes running now: killed on every way out. */
@@ -217,16 +222,21 @@ async function measureSize(dir, flags, seeded, mode) {
     await paced(`${base}/evaluate/v1/variant`, evaluation('churn', flags), { rate: RATE, seconds: 2, connections: CONNECTIONS, timeout: EVAL_TIMEOUT_MS, headers });
     await paced(`${base}/evaluate/v1/variant`, evaluation('small', SMALL_FLAGS), { rate: RATE, seconds: 1, connections: CONNECTIONS, timeout: EVAL_TIMEOUT_MS, headers });
     const write = writes(base, 'churn', flags, at.churn, headers);
-    const cells = {};
-    // `small0`: the 20-flag namespace alone (no writes anywhere), the p99 its `small` cell is compared with.
-    const plan = [
-      ['w0', 'churn', flags, 0], ['w1', 'churn', flags, 1], ['w10', 'churn', flags, 10],
-      ['small0', 'small', SMALL_FLAGS, 0], ['small', 'small', SMALL_FLAGS, 10, { flags, rate: 10 }],
-    ];
-    for (const [name, ns, nsFlags, writeRate, alongside] of plan) {
+    // Each cell's runs, in the order measured; `small0`: the 20-flag namespace alone (no writes anywhere), the p99 its
+    // `small` cell is compared with. The two ratios' cells (w0 and w10, small0 and small) are measured PAIRS times,
+    // each pair in the other order than the one before, so that a slow spell of the machine weighs on both sides.
+    const cells = { w0: [], w1: [], w10: [], small0: [], small: [] };
+    const CELLS = {
+      w0: ['churn', flags, 0], w1: ['churn', flags, 1], w10: ['churn', flags, 10],
+      small0: ['small', SMALL_FLAGS, 0], small: ['small', SMALL_FLAGS, 10, { flags, rate: 10 }],
+    };
+    const plan = ['w0', 'w1', 'w10', 'small0', 'small'];
+    for (let pair = 1; pair < PAIRS; pair++) plan.push(...(pair % 2 ? ['w10', 'w0', 'small', 'small0'] : ['w0', 'w10', 'small0', 'small']));
+    for (const name of plan) {
+      const [ns, nsFlags, writeRate, alongside] = CELLS[name];
       await quiet(child.pid);
-      cells[name] = await cell(base, headers, ns, nsFlags, write, writeRate, alongside);
-      const c = cells[name];
+      const c = await cell(base, headers, ns, nsFlags, write, writeRate, alongside);
+      cells[name].push(c);
       console.log(
         `  ${flags} flags, ${mode.short}, ${name}: eval p50 ${c.evals.p50.toFixed(1)} p99 ${c.evals.p99.toFixed(1)} max ${c.evals.max.toFixed(0)} ms, ` +
           `${c.evals.timeouts} timeouts, ${c.evals.errors} errors, ${c.evals.achievedRate.toFixed(0)}/s` +
@@ -247,8 +257,24 @@ function latency(value, q, timeouts, total, limit) {
   if (!Number.isFinite(value)) return '-';
   return timeouts > (1 - q) * total ? `>${limit}` : value.toFixed(1);
 }
-const evalAt = (c, q) => latency(q === 0.5 ? c.evals.p50 : c.evals.p99, q, c.evals.timeouts, RATE * SECONDS, EVAL_TIMEOUT_MS);
-const writeAt = (c, q) => latency(q === 0.5 ? c.writes.p50 : c.writes.p99, q, c.writes.timeouts, c.writes.latencies.length, WRITE_TIMEOUT_MS);
+function median(xs) {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+/** The median of `f` over a cell's runs. */
+const medianOf = (runs, f) => median(runs.map(f));
+/** A cell's latency percentile (the median over its runs when it ran more than once). */
+const evalAt = (runs, q) => latency(medianOf(runs, (c) => (q === 0.5 ? c.evals.p50 : c.evals.p99)), q,
+  Math.max(...runs.map((c) => c.evals.timeouts)), RATE * SECONDS, EVAL_TIMEOUT_MS);
+const writeAt = (runs, q) => latency(medianOf(runs, (c) => (q === 0.5 ? c.writes.p50 : c.writes.p99)), q,
+  Math.max(...runs.map((c) => c.writes.timeouts)), runs[0].writes.latencies.length, WRITE_TIMEOUT_MS);
+/** p99 of cell `a` ÷ p99 of cell `b`, per pair (the i-th run of each), median then range: "1.31 (1.12–1.58)". */
+function ratio(r, a, b) {
+  const each = r.cells[a].map((c, i) => c.evals.p99 / r.cells[b][i].evals.p99).sort((x, y) => x - y);
+  const mid = median(each).toFixed(2);
+  return each.length === 1 ? mid : `${mid} (${each[0].toFixed(2)}–${each[each.length - 1].toFixed(2)})`;
+}
 
 const COLUMNS = [
   ['flags', (r) => String(r.flags)],
@@ -263,19 +289,20 @@ const COLUMNS = [
   ['p99', (r) => evalAt(r.cells.w1, 0.99)],
   ['10 w/s p50', (r) => evalAt(r.cells.w10, 0.5)],
   ['p99', (r) => evalAt(r.cells.w10, 0.99)],
+  ['÷ 0 w/s', (r) => ratio(r, 'w10', 'w0')],
   ['writes 1/s p50', (r) => writeAt(r.cells.w1, 0.5)],
   ['p99', (r) => writeAt(r.cells.w1, 0.99)],
   ['writes 10/s p50', (r) => writeAt(r.cells.w10, 0.5)],
   ['p99', (r) => writeAt(r.cells.w10, 0.99)],
-  ['done/s', (r) => r.cells.w10.writes.rate.toFixed(1)],
+  ['done/s', (r) => medianOf(r.cells.w10, (c) => c.writes.rate).toFixed(1)],
   ['20-flag ns alone p99', (r) => evalAt(r.cells.small0, 0.99)],
   ['beside writes p99', (r) => evalAt(r.cells.small, 0.99)],
-  ['÷ alone', (r) => (r.cells.small.evals.p99 / r.cells.small0.evals.p99).toFixed(2)],
+  ['÷ alone', (r) => ratio(r, 'small', 'small0')],
   ['given up eval/write', (r) => {
-    const cells = Object.values(r.cells);
-    return `${cells.reduce((a, c) => a + c.evals.timeouts, 0)}/${cells.reduce((a, c) => a + c.writes.timeouts, 0)}`;
+    const runs = Object.values(r.cells).flat();
+    return `${runs.reduce((a, c) => a + c.evals.timeouts, 0)}/${runs.reduce((a, c) => a + c.writes.timeouts, 0)}`;
   }],
-  ['errors', (r) => String(Object.values(r.cells).reduce((a, c) => a + c.evals.errors - c.evals.timeouts + c.writes.errors, 0))],
+  ['errors', (r) => String(Object.values(r.cells).flat().reduce((a, c) => a + c.evals.errors - c.evals.timeouts + c.writes.errors, 0))],
 ];
 
 function printTable(rows) {
@@ -286,7 +313,9 @@ function printTable(rows) {
       `${EVAL_TIMEOUT_MS} ms; with 0, 1, 10 writes/s to the namespace through the REST API (each awaited, given up after ` +
       `${WRITE_TIMEOUT_MS} ms; at 1/s the p99 is the slowest of ${SECONDS}); 20-flag ns = another namespace at ${RATE}/s, ` +
       'alone and beside this one while it takes 10 writes/s (and 10 evaluations/s), and the ratio of the two; auth = off, ' +
-      'a static token or a JWT on every request',
+      `a static token or a JWT on every request. The 0 and 10 writes/s cells and the 20-flag ones ran ${PAIRS} time(s) ` +
+      'each, in pairs of alternating order: their p99s are medians, and each ratio is the median of the pairs\' ratios ' +
+      '(their range in brackets)',
   );
   const cells = rows.map((r) => COLUMNS.map(([, f]) => f(r)));
   const widths = COLUMNS.map(([h], i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
