@@ -5,6 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Options } from '@mikro-orm/core';
+import { packedFlagsSqlPg, packedTextPg } from './pg-json';
 import { packedFlagsSql, packedRowsSql } from './sqlite-json';
 
 export type DialectName = 'sqlite' | 'postgres' | 'mysql' | 'mariadb' | 'cockroach';
@@ -28,8 +29,6 @@ export interface Dialect {
   rowLocks?: boolean;
   /** Whether schema changes can run inside a transaction (MySQL commits implicitly at every DDL statement). */
   transactionalDdl?: boolean;
-  /** The name knex gives this dialect's client (`knex.client.dialect`), where a reader needs to tell it apart. */
-  knexDialect?: string;
   /**
    * Where handing rows over one by one is the slow part of a large read: SQL that returns the rows of `sql` (whose
    * result columns are `columns`, in order) as one JSON text, an array of arrays, in the column `rows`. SQLite's
@@ -41,11 +40,14 @@ export interface Dialect {
   packedRows?: { select(sql: string, columns: readonly string[]): string; tooLarge(error: unknown): boolean };
   /**
    * Where the database can build nested JSON: SQL that returns the flags `sql` selects with their variants, rules
-   * and rollouts as one JSON text (layout: sqlite-json.ts's packedFlagsSql). A full load's page of flags is then
-   * one query and one JSON.parse, not seven whose rows are grouped on the event loop.
+   * and rollouts as one JSON text (layout: flag-tree.ts), and that text from knex's raw result. A full load's page
+   * of flags is then one query and one JSON.parse, not seven whose rows are grouped on the event loop.
    */
-  packedFlags?: { select(sql: string): string };
+  packedFlags?: { select(sql: string): string; text(result: unknown): string };
 }
+
+/** The knex configuration's key naming the dialect table's entry (ormOptions sets it; rows.ts's dialectOfKnex reads it). */
+export const KNEX_DIALECT_KEY = 'flagpoleDialect';
 
 /** SQLite's limit on one text or blob (SQLITE_LIMIT_LENGTH): 256 MiB, half of V8's longest string. */
 export const SQLITE_MAX_TEXT_BYTES = 256 * 1024 * 1024;
@@ -62,13 +64,12 @@ export const DIALECTS: readonly Dialect[] = [
     schemes: ['file', 'sqlite', 'sqlite3'],
     migrations: 'sqlite',
     rowLocks: false,
-    knexDialect: 'sqlite3',
     // The SQL and its rules (order, exact REALs): sqlite-json.ts.
     packedRows: {
       select: packedRowsSql,
       tooLarge: (error) => (error as { code?: unknown } | null)?.code === 'SQLITE_TOOBIG',
     },
-    packedFlags: { select: packedFlagsSql },
+    packedFlags: { select: packedFlagsSql, text: (result) => (result as Array<{ rows: string }>)[0].rows },
     orm(url) {
       const file = sqlitePath(url);
       if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
@@ -91,6 +92,8 @@ export const DIALECTS: readonly Dialect[] = [
     migrations: 'postgres',
     testUrlEnv: 'FLAGPOLE_TEST_POSTGRES_URL',
     migrationLock: PG_LOCK,
+    // The SQL and why it reads what the rows give: pg-json.ts. Not CockroachDB's (below): no CI here runs it.
+    packedFlags: { select: packedFlagsSqlPg, text: packedTextPg },
     orm: (url) => ({ driver: require('@mikro-orm/postgresql').PostgreSqlDriver, clientUrl: withScheme(url, 'postgresql') }),
   },
   {

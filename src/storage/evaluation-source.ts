@@ -11,7 +11,7 @@ import { formatTimestamp } from '../common/timestamps';
 import { isValidKey } from '../common/validation';
 import { toDate } from './columns';
 import { bool, dialectOfKnex, groupBy, num, read, readAll, str, type Row } from './rows';
-import { DISTRIBUTION_COLUMNS, FLAG_COLUMNS, ROLLOUT_COLUMNS, RULE_COLUMNS, VARIANT_COLUMNS } from './sqlite-json';
+import { DISTRIBUTION_COLUMNS, FLAG_COLUMNS, ROLLOUT_COLUMNS, RULE_COLUMNS, VARIANT_COLUMNS, type FlagTree } from './flag-tree';
 import type { NamespaceSource, SourceDistribution, SourceFlag, SourceRollout, SourceRule, SourceSegment, SourceVariant } from '../core';
 import { FlagType, RolloutType } from '../wire';
 
@@ -45,7 +45,7 @@ export async function loadNamespaceSource(em: EntityManager, namespaceKey: strin
  * flags, 500 up to 15 ms, 250 up to 11 ms; the whole load took 440–600, 510–615 and 620–710 ms. Since then a page's
  * row work is split over turns (FlagRead's `pause`): a 20-flag namespace's p99 during a 10,000-flag first load
  * fell from 11–12 ms to 8 ms, the load itself took 530–550 ms instead of 450–490 (docs/deployment.md). A packed page
- * (SQLite) is one JSON.parse of about 220 KB, then TREES_PER_TURN flags at a time.
+ * (SQLite, PostgreSQL) is one JSON.parse of about 220 KB, then TREES_PER_TURN flags at a time.
  */
 export const FLAGS_PER_PAGE = 500;
 
@@ -86,10 +86,10 @@ async function readFlags(knex: Knex, query: Knex.QueryBuilder, how: ReadHow): Pr
   const dialect = dialectOfKnex(knex);
   const packed = how.rows ? undefined : dialect?.packedFlags;
   if (packed) {
-    const { sql, bindings } = query.clone().select([...FLAG_COLUMNS]).toSQL().toNative();
+    // knex's own placeholders: knex.raw turns them into the driver's.
+    const { sql, bindings } = query.clone().select([...FLAG_COLUMNS]).toSQL();
     try {
-      const [result] = (await knex.raw(packed.select(sql), bindings as Knex.RawBinding[])) as Array<{ rows: string }>;
-      const trees = JSON.parse(result.rows) as FlagTree[];
+      const trees = JSON.parse(packed.text(await knex.raw(packed.select(sql), bindings as Knex.RawBinding[]))) as FlagTree[];
       const header = trees[trees.length - 1]?.[0];
       const last = header && { id: header[FLAG_COLUMNS.indexOf('id')], created_at: header[FLAG_COLUMNS.indexOf('created_at')] };
       return { count: trees.length, last, flags: (pause) => flagsOfTrees(trees, pause) };
@@ -193,9 +193,6 @@ async function assembleFlags(flags: Row[], children: ChildRows, pause?: () => Pr
     return { row, variants: variantsOfFlag.get(id) ?? [], rules: rulesOfFlag.get(id) ?? [], rollouts: rolloutsOfFlag.get(id) ?? [] };
   }));
 }
-
-/** A flag as packedFlags lays it out (sqlite-json.ts): its columns, variants, rules and rollouts, each as arrays. */
-type FlagTree = [unknown[], unknown[][], Array<[unknown[], unknown[], unknown[][]]>, Array<[unknown[], unknown[]]>];
 
 /** Trees mapped between two of `pause`'s turns: a page's 500 took about 6 ms in one turn on a slow 2-core VM. */
 const TREES_PER_TURN = 125;

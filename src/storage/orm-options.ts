@@ -11,7 +11,7 @@ import { RuleSegment } from '../rules/rule-segment.entity';
 import { Rule } from '../rules/rule.entity';
 import { Constraint } from '../segments/constraint.entity';
 import { Segment } from '../segments/segment.entity';
-import { dialectOf, migrationsPath } from './dialects';
+import { dialectOf, KNEX_DIALECT_KEY, migrationsPath } from './dialects';
 import { MIGRATIONS_TABLE } from './migration-files';
 import { AuditRecord } from '../audit/audit-record.entity';
 
@@ -41,6 +41,8 @@ export function ormOptions(db: DatabaseSettings): Options {
   return {
     ...base,
     pool,
+    // Merged into knex's configuration by MikroORM: readers tell the dialect from it (rows.ts, dialectOfKnex).
+    driverOptions: { ...base.driverOptions, [KNEX_DIALECT_KEY]: dialect.name },
     entities: ENTITIES,
     allowGlobalContext: false,
     forceUtcTimezone: true,

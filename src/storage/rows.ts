@@ -5,7 +5,7 @@
  */
 import type { EntityManager } from '@mikro-orm/core';
 import type { EntityManager as SqlEntityManager, Knex } from '@mikro-orm/knex';
-import { DIALECTS, type Dialect } from './dialects';
+import { DIALECTS, KNEX_DIALECT_KEY, type Dialect } from './dialects';
 
 export type Row = Record<string, unknown>;
 
@@ -60,10 +60,13 @@ export async function readAll(knex: Knex, reads: readonly Read[]): Promise<Row[]
 
 type Packer = NonNullable<Dialect['packedRows']>;
 
-/** The dialect table's entry for this query builder's client, where the table tells it apart (`knexDialect`). */
+/**
+ * The dialect table's entry for this query builder's client: ormOptions names it in the knex configuration
+ * (KNEX_DIALECT_KEY), which transactions' clients share. PostgreSQL and CockroachDB share one knex client.
+ */
 export function dialectOfKnex(knex: Knex): Dialect | undefined {
-  const name = (knex as unknown as { client?: { dialect?: string } }).client?.dialect;
-  return DIALECTS.find((d) => d.knexDialect !== undefined && d.knexDialect === name);
+  const name = (knex as unknown as { client?: { config?: Record<string, unknown> } }).client?.config?.[KNEX_DIALECT_KEY];
+  return DIALECTS.find((d) => d.name === name);
 }
 
 async function readPacked(knex: Knex, { query, columns }: Read, pack: Packer): Promise<Row[]> {

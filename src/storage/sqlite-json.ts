@@ -10,6 +10,7 @@
  */
 
 import { FlagType } from '../wire';
+import { DISTRIBUTION_COLUMNS, FLAG_COLUMNS, ROLLOUT_COLUMNS, RULE_COLUMNS, VARIANT_COLUMNS } from './flag-tree';
 
 /** The column's value for json_array: a REAL as exact text, anything else as it is. `column` is quoted by the caller. */
 export function exactValue(column: string): string {
@@ -29,13 +30,6 @@ const arrayOf = (subquery: string) => `coalesce((select '[' || group_concat(x, '
 const segmentKeys = (table: string, owner: string, id: string) =>
   arrayOf(`select json_quote(s.key) x from ${table} ls join segments s on s.id = ls.segment_id where ls.${owner} = ${id} order by ls.position`);
 
-/** The columns each part of a flag tree lists, in this order (packedFlagsSql). */
-export const FLAG_COLUMNS = ['id', 'key', 'name', 'description', 'enabled', 'type', 'default_variant_id', 'created_at', 'updated_at'] as const;
-export const VARIANT_COLUMNS = ['id', 'key', 'attachment'] as const;
-export const RULE_COLUMNS = ['id', 'rank', 'segment_operator'] as const;
-export const DISTRIBUTION_COLUMNS = ['id', 'variant_id', 'rollout'] as const;
-export const ROLLOUT_COLUMNS = ['id', 'type', 'rank', 'description', 'percentage', 'segment_operator', 'value'] as const;
-
 /** json_array of the columns of the row `alias`. */
 const values = (alias: string, columns: readonly string[]) => `json_array(${columns.map((c) => exactValue(`${alias}.${c}`)).join(', ')})`;
 
@@ -50,16 +44,7 @@ const ROLLOUTS = arrayOf(
     `from rollouts o where o.flag_id = f.id order by o.rank, o.created_at, o.id`,
 );
 
-/**
- * The flags `flagsSql` selects (any columns of `flags`, at least FLAG_COLUMNS), each with everything evaluation
- * reads of it, as one JSON array in the column `rows`, in creation order (then id). Each flag is
- * `[[FLAG_COLUMNS…], variants, rules, rollouts]`, each part listing the columns above:
- * - a variant `[VARIANT_COLUMNS…]`;
- * - a rule `[[RULE_COLUMNS…], segment keys, distributions]`, a distribution `[DISTRIBUTION_COLUMNS…]`;
- * - a rollout `[[ROLLOUT_COLUMNS…], segment keys]`.
- * Rules and rollouts are in rank order (then creation, then id), variants and distributions in creation order.
- * Boolean flags have rollouts, variant flags variants and rules: the other kind is not read.
- */
+/** The flags `flagsSql` selects as one JSON array of flag trees (flag-tree.ts) in the column `rows`. */
 export function packedFlagsSql(flagsSql: string): string {
   const boolean = `f.type = ${FlagType.BOOLEAN}`;
   const tree =

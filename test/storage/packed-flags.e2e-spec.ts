@@ -1,10 +1,10 @@
 /**
- * Where the dialect packs a page of flags into one statement of nested JSON (SQLite: the dialect table's
- * `packedFlags`, storage/sqlite-json.ts), the flags it reads must be exactly those the row-by-row read gives (the
- * other dialects' way): every field, every child, in the same order. Whole loads in pages of several sizes (cut
+ * Where the dialect packs a page of flags into one statement of nested JSON (SQLite and PostgreSQL: the dialect
+ * table's `packedFlags`, storage/flag-tree.ts), the flags it reads must be exactly those the row-by-row read gives
+ * (the other dialects' way): every field, every child, in the same order. Whole loads in pages of several sizes (cut
  * inside a tie of creation times), a write's read of named flags, text that JSON must escape, REALs that 15 digits
- * would round, and a page too large for one text (read row by row instead). On the other dialects both reads are
- * the row-by-row one and the comparisons hold trivially; the cursor and the order are checked all the same.
+ * would round, and (SQLite) a page too large for one text (read row by row instead). On MySQL both reads are the
+ * row-by-row one and the comparisons hold trivially; the cursor and the order are checked all the same.
  */
 import type { EntityManager as SqlEntityManager, Knex } from '@mikro-orm/knex';
 import type { SourceFlag } from '../../src/core';
@@ -12,7 +12,7 @@ import { Database } from '../../src/storage/database.service';
 import { DIALECTS, SQLITE_MAX_TEXT_BYTES } from '../../src/storage/dialects';
 import { flagPages, loadFlags, type ReadHow } from '../../src/storage/evaluation-source';
 import { dialectOfKnex } from '../../src/storage/rows';
-import { TEST_DIALECT, withSqliteLengthLimit } from '../support/databases';
+import { PACKING_DIALECTS, TEST_DIALECT, withSqliteLengthLimit } from '../support/databases';
 import { client, RunningFlagpole, startFlagpole } from '../support/flagpole';
 import { buildNamespace, type FlagSpec } from '../evaluation/fixtures';
 
@@ -94,7 +94,7 @@ describe(`packed flag pages read what rows give (${TEST_DIALECT})`, () => {
   }
 
   it('the packed read is the one in use where the dialect packs', async () => {
-    await read(async (knex) => expect(dialectOfKnex(knex)?.packedFlags !== undefined).toBe(TEST_DIALECT === 'sqlite'));
+    await read(async (knex) => expect(dialectOfKnex(knex)?.packedFlags !== undefined).toBe(PACKING_DIALECTS.includes(TEST_DIALECT)));
   });
 
   it.each([1, 7, 500])('whole, in pages of %i: the same flags, fields and order', async (perPage) => {

@@ -14,6 +14,9 @@ export type TestDialect = 'sqlite' | 'postgres' | 'mysql';
 
 export const TEST_DIALECT = (process.env.FLAGPOLE_TEST_DIALECT ?? 'sqlite') as TestDialect;
 
+/** The dialects whose table entry packs a page of flags into one JSON text (`packedFlags`, storage/flag-tree.ts). */
+export const PACKING_DIALECTS: readonly TestDialect[] = ['sqlite', 'postgres'];
+
 const ADMIN_URLS: Record<Exclude<TestDialect, 'sqlite'>, string> = {
   postgres: process.env.FLAGPOLE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   mysql: process.env.FLAGPOLE_TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/mysql',
