@@ -1,4 +1,4 @@
-import { Collection, Entity, ManyToOne, OneToMany, OptionalProps, PrimaryKey, Property, Rel } from '@mikro-orm/core';
+import { Collection, Entity, Index, ManyToOne, OneToMany, OptionalProps, PrimaryKey, Property, Rel } from '@mikro-orm/core';
 import { Flag } from '../flags/flag.entity';
 import { KEY, TEXT, TIMESTAMP } from '../storage/columns';
 import { RolloutType, SegmentOperator } from '../wire';
@@ -12,6 +12,7 @@ export class Rollout {
   @PrimaryKey(KEY())
   id!: string;
 
+  @Index()
   @ManyToOne({ entity: () => Flag, fieldName: 'flag_id', deleteRule: 'cascade' })
   flag!: Rel<Flag>;
 

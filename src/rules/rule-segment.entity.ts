@@ -1,4 +1,4 @@
-import { Entity, ManyToOne, PrimaryKeyProp, Property, Rel } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, PrimaryKeyProp, Property, Rel } from '@mikro-orm/core';
 import { Segment } from '../segments/segment.entity';
 import type { Rule } from './rule.entity';
 
@@ -10,6 +10,7 @@ export class RuleSegment {
   @ManyToOne({ entity: 'Rule', fieldName: 'rule_id', primary: true, deleteRule: 'cascade' })
   rule!: Rel<Rule>;
 
+  @Index()
   @ManyToOne({ entity: () => Segment, fieldName: 'segment_id', primary: true, deleteRule: 'no action' })
   segment!: Rel<Segment>;
 

@@ -1,4 +1,4 @@
-import { Collection, Entity, ManyToOne, OneToMany, PrimaryKey, Property, Rel } from '@mikro-orm/core';
+import { Collection, Entity, Index, ManyToOne, OneToMany, PrimaryKey, Property, Rel } from '@mikro-orm/core';
 import { Flag } from '../flags/flag.entity';
 import { KEY, TIMESTAMP } from '../storage/columns';
 import { SegmentOperator } from '../wire';
@@ -10,6 +10,7 @@ export class Rule {
   @PrimaryKey(KEY())
   id!: string;
 
+  @Index()
   @ManyToOne({ entity: () => Flag, fieldName: 'flag_id', deleteRule: 'cascade' })
   flag!: Rel<Flag>;
 

@@ -1,4 +1,4 @@
-import { Entity, ManyToOne, PrimaryKey, Property, Rel } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, PrimaryKey, Property, Rel } from '@mikro-orm/core';
 import { KEY, TEXT, TIMESTAMP } from '../storage/columns';
 import type { Segment } from './segment.entity';
 
@@ -7,6 +7,7 @@ export class Constraint {
   @PrimaryKey(KEY())
   id!: string;
 
+  @Index()
   @ManyToOne({ entity: 'Segment', fieldName: 'segment_id', deleteRule: 'cascade' })
   segment!: Rel<Segment>;
 
