@@ -6,14 +6,14 @@
  * (`*.repository.ts`) and, for evaluation state, evaluation-source.ts.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { DeadlockException, EntityManager, LockMode, MikroORM } from '@mikro-orm/core';
+import { DeadlockException, EntityManager, MikroORM } from '@mikro-orm/core';
 import { ReadOnlyError } from '../common/errors';
 import type { EntityManager as SqlEntityManager, Knex } from '@mikro-orm/knex';
 import type { NamespaceDelta } from '../core';
 import { Namespace } from '../namespaces/namespace.entity';
-import { now } from './columns';
+import { now, toDate } from './columns';
 import { dialectOf } from './dialects';
-import { loadFlags, loadSegments } from './evaluation-source';
+import { loadFlags, loadSegments, versionOfRow } from './evaluation-source';
 import { DATABASE_SETTINGS } from './migration-runner';
 import { Changes, type NamespaceChange } from './changes';
 import type { DatabaseSettings } from './orm-options';
@@ -108,27 +108,34 @@ export class Database {
 
 /**
  * The namespace's version (snapshot ETag) is its last write time; it must move forward on every write, also when
- * another instance wrote within the same millisecond. Flushed at once: the update is the transaction's first write.
+ * another instance wrote within the same millisecond. The row is read and updated with plain SQL (read under
+ * `for update` where the dialect locks rows; the update is the transaction's first write) and handed to the entity
+ * manager as it now is, a managed entity: through MikroORM (a findOne, then a flush of its own) the same two
+ * statements held the event loop about a millisecond longer per write, measured.
  */
 async function lockAndBump(em: EntityManager, namespaceKey: string, lock: boolean): Promise<{ namespace: Namespace; from: string; to: string } | null> {
-  const namespace = await em.findOne(Namespace, { key: namespaceKey }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
-  if (!namespace) return null;
-  const from = versionOf(namespace);
-  const previous = namespace.stateModifiedAt?.getTime() ?? 0;
+  const knex = transactionKnex(em);
+  const query = knex('namespaces').select('*').where('key', namespaceKey);
+  const [row] = (await (lock ? query.forUpdate() : query)) as Array<Record<string, unknown>>;
+  if (!row) return null;
+  const from = versionOfRow(row);
+  const previous = row.state_modified_at == null ? 0 : toDate(row.state_modified_at).getTime();
   const t = now();
-  namespace.stateModifiedAt = t.getTime() > previous ? t : new Date(previous + 1);
-  await em.flush();
-  return { namespace, from, to: versionOf(namespace) };
+  // As MikroORM binds a date on this dialect (SQLite: epoch milliseconds).
+  const stored = em.getPlatform().processDateProperty(t.getTime() > previous ? t : new Date(previous + 1));
+  await knex('namespaces').update({ state_modified_at: stored }).where('key', namespaceKey);
+  const namespace = em.map(Namespace, { ...row, state_modified_at: stored });
+  return { namespace, from, to: versionOfRow({ ...row, state_modified_at: stored }) };
 }
 
-/** As evaluation-source.ts's versionOfRow, from the entity. */
-function versionOf(namespace: Namespace): string {
-  return String((namespace.stateModifiedAt ?? namespace.updatedAt).getTime());
+/** The knex of the entity manager's transaction (or of its connection, outside one). */
+function transactionKnex(em: EntityManager): Knex {
+  return (em.getTransactionContext<Knex.Transaction>() ?? (em as SqlEntityManager).getKnex()) as Knex;
 }
 
 /** Inside the write's transaction, after its flush: what it left of the flag or segment it names. */
 async function readChange(em: EntityManager, scope: WriteScope, from: string, to: string): Promise<NamespaceChange> {
-  const knex = (em.getTransactionContext<Knex.Transaction>() ?? (em as SqlEntityManager).getKnex()) as Knex;
+  const knex = transactionKnex(em);
   const delta: NamespaceDelta = { from, to, flags: [], removedFlags: [], segments: [], removedSegments: [] };
   const flagKey = scope.flag ?? (await flagKeyOf(knex, scope));
   if (flagKey !== undefined) {
