@@ -21,6 +21,7 @@ import { RulesModule } from './rules/rules.module';
 import { SegmentsModule } from './segments/segments.module';
 import { StorageModule } from './storage/storage.module';
 import { UiModule } from './ui/ui.module';
+import { WriteWorker } from './write-worker/write-worker.service';
 
 @Module({})
 export class AppModule {
@@ -49,7 +50,7 @@ export class AppModule {
         AuthModule.forRoot(config),
         UiModule,
       ],
-      providers: [{ provide: RouteRegistry, useValue: routes }],
+      providers: [{ provide: RouteRegistry, useValue: routes }, WriteWorker],
     };
   }
 }

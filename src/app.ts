@@ -27,6 +27,9 @@ import { FastPaths } from './common/fast-path';
 import { rootLogger } from './logging/logger';
 import { NestLogger } from './logging/nest-logger';
 import { setupSwagger } from './swagger';
+import { startsWriteWorker } from './write-worker/role';
+import { WriteRoutes } from './write-worker/write-routes';
+import { WriteWorker } from './write-worker/write-worker.service';
 
 export async function createApp(config: FlagpoleConfig): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
@@ -44,6 +47,8 @@ export async function createApp(config: FlagpoleConfig): Promise<NestFastifyAppl
   const routes = new RouteRegistry();
   const fastPaths = new FastPaths();
   const preBodyAuthentication = new PreBodyAuthentication(config.authentication.session);
+  // The REST API's writes, handed to the write worker (write-worker/write-routes.ts) when it runs.
+  const writeRoutes = startsWriteWorker(config) ? new WriteRoutes() : null;
   fastify.addHook('onRoute', (route) => {
     routes.add(route.method, route.url);
     // What the route needs from authentication, worked out once here (route-policy.ts).
@@ -51,6 +56,7 @@ export async function createApp(config: FlagpoleConfig): Promise<NestFastifyAppl
     fastPaths.onRoute(route, policy);
     preBodyAuthentication.onRoute(route, policy);
     textBodyOnRoute(route, config.limits);
+    writeRoutes?.onRoute(route);
   });
   // First of the onRequest hooks, as Flipt's CORS middleware is outermost: refusals carry CORS headers too.
   if (config.cors.enabled) await fastify.register(fastifyCors, corsOptions(config.cors));
@@ -73,6 +79,7 @@ export async function createApp(config: FlagpoleConfig): Promise<NestFastifyAppl
   const guard = app.get(AuthGuard);
   fastPaths.bind((type) => app.get(type), guard);
   preBodyAuthentication.bind(guard);
+  writeRoutes?.bind(app.get(WriteWorker));
   // Signals are handled by main.ts (health/graceful-shutdown.ts): readiness first, then close, then exit 0.
   setupSwagger(app);
   return app;

@@ -8,6 +8,7 @@ import { OperationLocks } from '../auth/operation-lock.service';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
 import { AuditRepository } from './audit.repository';
+import { IN_WRITE_WORKER } from '../write-worker/role';
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const LOCK = 'cleanup_audit';
@@ -24,6 +25,7 @@ export class AuditRetentionTask implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
+    if (IN_WRITE_WORKER) return;
     const { enabled, retention, cleanupInterval } = this.config.audit.storage;
     if (!enabled || retention <= 0 || cleanupInterval <= 0) return;
     const round = () => void this.run();

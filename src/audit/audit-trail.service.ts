@@ -40,6 +40,7 @@ const LOG_EVERY_MS = 10_000;
 export class AuditTrail implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('Audit');
   private readonly sinks: AuditSink[] = [];
+  private relay: ((event: AuditEvent, subject: AuditSubject) => void) | null = null;
   private readonly matches: EventMatcher;
   private readonly store: DeliveryQueue<StoredEvent> | null;
   private readonly counted: { delivered: Counter; dropped: Counter; waiting: Gauge } | null;
@@ -80,8 +81,14 @@ export class AuditTrail implements BeforeApplicationShutdown, OnApplicationShutd
     this.counted = metrics.enabled ? this.metrics(metrics) : null;
   }
 
+  /** In the write worker: its events go to the main thread's trail, which stores, sends and counts them. */
+  relayTo(relay: (event: AuditEvent, subject: AuditSubject) => void): void {
+    this.relay = relay;
+  }
+
   /** A committed change: stored and sent on, in the background. */
   record(event: AuditEvent, subject: AuditSubject): void {
+    if (this.relay) return this.relay(event, subject);
     this.store?.push({ id: timeOrderedId(Date.parse(event.timestamp)), event, subject });
     if (this.sinks.length === 0 || !this.matches(event.type, event.action)) return;
     for (const sink of this.sinks) sink.send(event);

@@ -9,6 +9,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { AUTH_METHODS, AuthMethod, Method } from './auth-method';
 import { AuthenticationStore } from './authentication.store';
 import { OperationLocks } from './operation-lock.service';
+import { IN_WRITE_WORKER } from '../write-worker/role';
 
 /** setInterval's ceiling (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -25,6 +26,7 @@ export class TokenCleanupTask implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
+    if (IN_WRITE_WORKER) return;
     for (const method of this.methods) {
       if (!method.enabled || !method.cleanup || method.cleanup.interval <= 0) continue;
       const every = Math.min(method.cleanup.interval, MAX_TIMER_MS);

@@ -14,6 +14,7 @@ import type { FlagpoleConfig } from '../config/config.types';
 import { CHANGE_TOPICS, Changes, type ChangeTopic, type NamespaceChange } from '../storage/changes';
 import { redisPrefix } from './redis-options';
 import { RedisConnection } from './redis.connection';
+import { IN_WRITE_WORKER } from '../write-worker/role';
 
 interface ChangeMessage {
   /** The instance that made the write; it has delivered the change to itself already. */
@@ -41,6 +42,8 @@ export class RedisChangeBroadcast implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
+    // The write worker's changes reach the main thread, which broadcasts them.
+    if (IN_WRITE_WORKER) return;
     // Once subscribed, node-redis subscribes again by itself after every reconnect; until the first connection
     // exists (Redis away at start-up) there is nothing to subscribe on.
     const subscribe = () => {

@@ -386,6 +386,8 @@ export interface ServerConfig {
   httpPort: number;
   httpsPort: number;
   grpcPort: number;
+  /** Flagpole's: the REST API's writes run in a worker thread (write-worker/). */
+  writeWorker: boolean;
   certFile: string;
   certKey: string;
   /** 0 = unlimited. */

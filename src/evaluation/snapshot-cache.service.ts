@@ -33,6 +33,7 @@ import { addFlagsPaced, applyDelta, compileSnapshot, compileSnapshotPaced, type 
 import { Database } from '../storage/database.service';
 import { Changes, type NamespaceChange } from '../storage/changes';
 import { flagPages, loadNamespaceSource, loadNamespaceVersion, loadSegments, versionOfRow } from '../storage/evaluation-source';
+import { IN_WRITE_WORKER } from '../write-worker/role';
 
 export const VERSION_POLL_MS = 1000;
 /** Namespaces per query of the version poll. */
@@ -118,6 +119,8 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
+    // The write worker evaluates nothing.
+    if (IN_WRITE_WORKER) return;
     this.poller = setInterval(() => void this.pollVersions(), VERSION_POLL_MS);
     this.poller.unref();
   }

@@ -16,6 +16,7 @@ import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig, LogLevel, ServerConfig } from '../config/config.types';
 import { rootLogger } from '../logging/logger';
 import { HealthService } from './health.service';
+import { IN_WRITE_WORKER } from '../write-worker/role';
 
 /** The overall service name: what a probe asks for when it names none. */
 export const OVERALL = '';
@@ -43,6 +44,7 @@ export class GrpcHealthServer implements OnApplicationBootstrap, OnApplicationSh
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    if (IN_WRITE_WORKER) return;
     const { host, grpcPort } = this.config.server;
     const server = new grpc.Server(serverOptions(this.config.server));
     this.health.addToServer(cappingWatches(server, this.config.limits.maxGrpcWatchStreams));

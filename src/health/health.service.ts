@@ -11,6 +11,7 @@
  */
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { HealthCheckService, MikroOrmHealthIndicator, type HealthIndicatorResult } from '@nestjs/terminus';
+import { IN_WRITE_WORKER } from '../write-worker/role';
 
 export const CHECK_INTERVAL_MS = 5000;
 const DATABASE_TIMEOUT_MS = 1500;
@@ -59,6 +60,7 @@ export class HealthService implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    if (IN_WRITE_WORKER) return;
     await this.check();
     this.timer = setInterval(() => void this.check(), CHECK_INTERVAL_MS);
     this.timer.unref();

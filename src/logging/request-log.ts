@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
 import { rootLogger, type Logger } from './logger';
+import { IN_WRITE_WORKER } from '../write-worker/role';
 
 const QUIET_ROUTES = new Set(['/health', '/health/live', '/health/ready', '/metrics']);
 
@@ -42,6 +43,8 @@ export class RequestLogger implements OnModuleInit {
   }
 
   onModuleInit(): void {
+    // The main thread logs the requests it hands the write worker.
+    if (IN_WRITE_WORKER) return;
     const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
     // The level is fixed at start-up: asked once, not on every response.
     const infoEnabled = this.log.isLevelEnabled('info');

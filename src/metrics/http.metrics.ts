@@ -10,6 +10,7 @@ import { BufferedCounter, type BufferedCounterChild } from './buffered-counter';
 import { BufferedHistogram, type BufferedHistogramChild } from './buffered-histogram';
 import { ChildCache } from './child-cache';
 import { MetricsRegistry } from './metrics.registry';
+import { IN_WRITE_WORKER } from '../write-worker/role';
 
 const LABELS = ['method', 'route', 'status'] as const;
 
@@ -37,7 +38,8 @@ export class HttpMetrics implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    if (!this.metrics.enabled) return;
+    // The main thread counts the requests it hands the write worker.
+    if (!this.metrics.enabled || IN_WRITE_WORKER) return;
     const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
     fastify.addHook('onResponse', (req, reply, done) => {
       const child = this.children.get(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode);

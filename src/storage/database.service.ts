@@ -6,7 +6,7 @@
  * (`*.repository.ts`) and, for evaluation state, evaluation-source.ts.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { DeadlockException, EntityManager, MikroORM } from '@mikro-orm/core';
+import { DeadlockException, EntityManager, LockWaitTimeoutException, MikroORM } from '@mikro-orm/core';
 import { ReadOnlyError } from '../common/errors';
 import type { EntityManager as SqlEntityManager, Knex } from '@mikro-orm/knex';
 import type { NamespaceDelta } from '../core';
@@ -43,9 +43,19 @@ export const wholeNamespace = (namespace: string): WriteScope => ({ namespace, w
 /** A deadlock aborts one transaction of the pair; running it again is the standard answer. */
 const DEADLOCK_RETRIES = 3;
 
+/**
+ * SQLite's answer when another connection (the write worker's, or the main thread's) holds the write lock past the
+ * busy timeout, or committed between this transaction's first read and its first write: the transaction did nothing
+ * and runs again, as after a deadlock. (On the other databases a lock wait timeout is not retried: it took its 50 s.)
+ */
+function sqliteBusy(e: unknown): boolean {
+  return e instanceof LockWaitTimeoutException || (e as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
+}
+
 @Injectable()
 export class Database {
   private readonly rowLocks: boolean;
+  private readonly sqlite: boolean;
   private readOnly = false;
 
   constructor(
@@ -53,7 +63,9 @@ export class Database {
     private readonly changes: Changes,
     @Inject(DATABASE_SETTINGS) settings: DatabaseSettings,
   ) {
-    this.rowLocks = dialectOf(settings.url).rowLocks !== false;
+    const dialect = dialectOf(settings.url);
+    this.rowLocks = dialect.rowLocks !== false;
+    this.sqlite = dialect.name === 'sqlite';
   }
 
   read<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
@@ -100,7 +112,8 @@ export class Database {
         if (target !== null) this.changes.publish('namespace', target.namespace, change);
         return result;
       } catch (e) {
-        if (!(e instanceof DeadlockException) || attempt >= DEADLOCK_RETRIES) throw e;
+        const again = e instanceof DeadlockException || (this.sqlite && sqliteBusy(e));
+        if (!again || attempt >= DEADLOCK_RETRIES) throw e;
       }
     }
   }

@@ -51,6 +51,8 @@ export const KNEX_DIALECT_KEY = 'flagpoleDialect';
 
 /** SQLite's limit on one text or blob (SQLITE_LIMIT_LENGTH): 256 MiB, half of V8's longest string. */
 export const SQLITE_MAX_TEXT_BYTES = 256 * 1024 * 1024;
+/** How long a SQLite statement waits for another connection's lock before it fails with SQLITE_BUSY. */
+export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
 const PG_LOCK = { acquire: 'select pg_advisory_xact_lock(727274321)' };
 const MYSQL_LOCK = { acquire: "select get_lock('flagpole_migrations', 300)", release: "select release_lock('flagpole_migrations')" };
@@ -79,8 +81,10 @@ export const DIALECTS: readonly Dialect[] = [
       // Required here, not in the hook: a pool may open a connection late (in tests, after Jest tore its module
       // registry down, which then prints a stack trace for the require).
       const { LIMIT_LENGTH } = require('sqlite3') as { LIMIT_LENGTH: number };
-      const afterCreate = (connection: { configure(option: 'limit', id: number, value: number): void }, done: (e: Error | null, c: unknown) => void) => {
+      const afterCreate = (connection: { configure(option: 'limit', id: number, value: number): void; configure(option: 'busyTimeout', ms: number): void }, done: (e: Error | null, c: unknown) => void) => {
         connection.configure('limit', LIMIT_LENGTH, SQLITE_MAX_TEXT_BYTES);
+        // With the write worker (server.write_worker) two connections share the file: one waits for the other's lock.
+        connection.configure('busyTimeout', SQLITE_BUSY_TIMEOUT_MS);
         done(null, connection);
       };
       return { driver: require('@mikro-orm/sqlite').SqliteDriver, dbName: file, pool: { min: 1, max: 1, afterCreate } };

@@ -14,6 +14,7 @@ import { rootLogger } from '../../../logging/logger';
 import { Method } from '../../auth-method';
 import { AuthenticationStore } from '../../authentication.store';
 import { BOOTSTRAP_TOKEN_DESCRIPTION, BOOTSTRAP_TOKEN_NAME, TOKEN_DESCRIPTION, TOKEN_NAME } from './token.metadata';
+import { IN_WRITE_WORKER } from '../../../write-worker/role';
 
 export const BOOTSTRAP_MARKER = 'bootstrap_auth_METHOD_TOKEN';
 
@@ -28,6 +29,7 @@ export class TokenBootstrap implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    if (IN_WRITE_WORKER) return;
     const { bootstrap } = this.config.authentication.methods.token;
     const logger = rootLogger(this.config.log).child({ context: 'Authentication' });
     if (bootstrap.token && bootstrap.token.length < SHORT_TOKEN) {

@@ -1,0 +1,22 @@
+/** The messages between the main thread and the write worker (write-worker.service.ts, write-worker.thread.ts). */
+
+/** A write the main thread received, as the worker's Fastify injects it. */
+export interface WriteRequest {
+  kind: 'request';
+  id: number;
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  payload: string | undefined;
+  remoteAddress: string;
+}
+
+export type ToWorker = WriteRequest | { kind: 'close' };
+
+export type ToMain =
+  | { kind: 'ready' }
+  | { kind: 'answer'; id: number; status: number; headers: Record<string, string | string[] | number | undefined>; body: Uint8Array }
+  /** A committed change (storage/changes.ts), before the answer of the write that made it. */
+  | { kind: 'change'; topic: string; key: string; change: unknown }
+  /** An audit event of a write, for the main thread's trail. */
+  | { kind: 'audit'; event: unknown; subject: unknown };

@@ -1,0 +1,52 @@
+/**
+ * The write worker (`server.write_worker`): a second Flagpole application in a worker thread, with its own
+ * database connection, that answers the REST API writes the main thread hands it (write-worker.service.ts) through
+ * Fastify's `inject`, so with the same authentication, validation, errors and audit as on the main thread. Its
+ * committed changes and audit events go back to the main thread; it listens on no port and runs nothing on a
+ * schedule (role.ts).
+ */
+import 'reflect-metadata';
+import { parentPort, workerData } from 'node:worker_threads';
+import { Logger } from '@nestjs/common';
+import { createApp } from '../app';
+import { AuditTrail } from '../audit/audit-trail.service';
+import { loadConfig } from '../config/config.loader';
+import { rootLogger } from '../logging/logger';
+import { NestLogger } from '../logging/nest-logger';
+import { Changes } from '../storage/changes';
+import type { ToMain, ToWorker } from './messages';
+
+const port = parentPort!;
+const send = (message: ToMain) => port.postMessage(message);
+
+async function run(): Promise<void> {
+  // The main thread's configuration, read again from the same command line, file and environment.
+  const config = loadConfig({ argv: (workerData as { argv: string[] }).argv, env: process.env });
+  Logger.overrideLogger(new NestLogger(rootLogger(config.log)));
+  const app = await createApp(config);
+  await app.init();
+  const fastify = app.getHttpAdapter().getInstance();
+  await fastify.ready();
+  app.get(Changes).addForwarder((topic, key, change) => send({ kind: 'change', topic, key, change }), () => true);
+  app.get(AuditTrail).relayTo((event, subject) => send({ kind: 'audit', event, subject }));
+  port.on('message', (m: ToWorker) => {
+    if (m.kind === 'close') {
+      void app.close().finally(() => process.exit(0));
+      return;
+    }
+    const { id, method, url, headers, payload, remoteAddress } = m;
+    fastify.inject({ method: method as 'POST', url, headers, payload, remoteAddress }).then(
+      (res) => send({ kind: 'answer', id, status: res.statusCode, headers: res.headers, body: res.rawPayload }),
+      (e: Error) => {
+        new Logger('WriteWorker').error(`a write could not be run: ${e.stack ?? e.message}`);
+        send({ kind: 'answer', id, status: 500, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ code: 13, message: 'internal error', details: [] })) });
+      },
+    );
+  });
+  send({ kind: 'ready' });
+}
+
+run().catch((e: Error) => {
+  console.error(e.stack ?? e.message);
+  process.exit(1);
+});
