@@ -393,7 +393,7 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
     httpPort: port(8080, 'HTTP port (protocol `http`).'),
     httpsPort: port(443, 'HTTPS port (protocol `https`).'),
     grpcPort: port(9000, 'gRPC port (gRPC health service).'),
-    writeWorker: bool(false, 'Run the REST API\'s writes in a worker thread with its own database connection, so that their ORM and database work never holds up evaluations (Flagpole addition; docs/architecture.md, Writes). Costs about 80 MiB and 1–2 s of start-up; SQLite is switched to WAL.', { json: false }),
+    writeWorker: bool(false, 'Run the REST API\'s writes in a worker thread with its own database connection, so that their ORM and database work never holds up evaluations (Flagpole addition; docs/architecture.md, Writes). Costs about 90 MiB and 1.5–2 s of start-up; SQLite is switched to WAL (docs/deployment.md).', { json: false }),
     certFile: secret('TLS certificate file (required, and must exist, for `https`).'),
     certKey: secret('TLS key file (required, and must exist, for `https`).'),
     grpcConnMaxIdleTime: duration('0s', 'Close idle gRPC connections after this long; 0 = never.', { json: false }),
