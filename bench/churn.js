@@ -19,7 +19,8 @@
 // Between cells the server is left to finish what the writes started (until its CPU is quiet, at most 30 s).
 // Each size is measured per authentication mode (BENCH_CHURN_AUTH, default `off,token,jwt`: authentication off, a
 // static token, a JWT; bench/run.js's modes), on its own copy of the same seeded file, every request carrying the
-// mode's credential: production runs with authentication required.
+// mode's credential: production runs with authentication required; and, with BENCH_CHURN_WRITE_WORKER=off,on, with the
+// writes on the main thread and in the write worker (`server.write_worker`).
 // Every wait is bounded: evaluations give up after EVAL_TIMEOUT_MS and writes after WRITE_TIMEOUT_MS (both counted
 // and printed; a percentile reached by the requests given up shows as `>` the limit), and the whole section after
 // BENCH_CHURN_DEADLINE seconds; the servers are killed however it ends.
@@ -43,6 +44,14 @@ const AUTH_MODES = { off: 'auth off', token: 'static token', jwt: 'JWT' };
 const AUTH = (process.env.BENCH_CHURN_AUTH || 'off,token,jwt').split(',').map((m) => {
   if (!AUTH_MODES[m]) throw new Error(`BENCH_CHURN_AUTH: unknown mode "${m}" (off, token, jwt)`);
   return m;
+});
+/**
+ * Where the writes run (BENCH_CHURN_WRITE_WORKER: `off`, the default, `on`, or `off,on` for both): on the main thread,
+ * or in the write worker (`server.write_worker`). Each is measured per authentication mode.
+ */
+const WORKER = (process.env.BENCH_CHURN_WRITE_WORKER || 'off').split(',').map((w) => {
+  if (w !== 'off' && w !== 'on') throw new Error(`BENCH_CHURN_WRITE_WORKER: "${w}" is neither off nor on`);
+  return w === 'on';
 });
 const RATE = 1000;
 const CONNECTIONS = 50;
@@ -198,10 +207,10 @@ async function seedSize(dir, flags) {
 
 async function measureSize(dir, flags, seeded, mode) {
   const { at, seedMs } = seeded;
-  const file = join(dir, `churn-${flags}-${mode.short}.db`);
+  const file = join(dir, `churn-${flags}-${mode.label}.db`);
   copyFileSync(seeded.file, file);
   const { headers } = mode;
-  const child = startFlagpole(dir, PORT, { ...mode.env, FLAGPOLE_DB_URL: `file:${file}` });
+  const child = startFlagpole(dir, PORT, { ...mode.env, FLAGPOLE_SERVER_WRITE_WORKER: String(mode.worker), FLAGPOLE_DB_URL: `file:${file}` });
   children.add(child);
   try {
     const base = `http://127.0.0.1:${PORT}`;
@@ -238,14 +247,14 @@ async function measureSize(dir, flags, seeded, mode) {
       const c = await cell(base, headers, ns, nsFlags, write, writeRate, alongside);
       cells[name].push(c);
       console.log(
-        `  ${flags} flags, ${mode.short}, ${name}: eval p50 ${c.evals.p50.toFixed(1)} p99 ${c.evals.p99.toFixed(1)} max ${c.evals.max.toFixed(0)} ms, ` +
+        `  ${flags} flags, ${mode.label}, ${name}: eval p50 ${c.evals.p50.toFixed(1)} p99 ${c.evals.p99.toFixed(1)} max ${c.evals.max.toFixed(0)} ms, ` +
           `${c.evals.timeouts} timeouts, ${c.evals.errors} errors, ${c.evals.achievedRate.toFixed(0)}/s` +
           (writeRate ? `; writes ${c.writes.latencies.length} at ${c.writes.rate.toFixed(1)}/s p50 ${c.writes.p50.toFixed(1)} p99 ${c.writes.p99.toFixed(1)} ms, ${c.writes.timeouts} timeouts, ${c.writes.errors} errors` : ''),
       );
       // The writes' last changes are taken in before the next cell (then `quiet` waits for the work to end).
       await call(base, 'POST', '/evaluate/v1/variant', evaluation('churn', flags)(0), headers, { signal: AbortSignal.timeout(30000) }).catch(() => {});
     }
-    return { flags, auth: mode.short, seedMs, firstMs, smallDuringLoad, rssStarted, rss, cells };
+    return { flags, auth: mode.short, worker: mode.worker, seedMs, firstMs, smallDuringLoad, rssStarted, rss, cells };
   } finally {
     await stop(child);
     rmSync(file, { force: true });
@@ -279,6 +288,7 @@ function ratio(r, a, b) {
 const COLUMNS = [
   ['flags', (r) => String(r.flags)],
   ['auth', (r) => r.auth],
+  ['writes in', (r) => (r.worker ? 'worker' : 'main')],
   ['first eval', (r) => r.firstMs.toFixed(0)],
   ['RSS MiB', (r) => r.rss.toFixed(0)],
   ['20-flag ns during it p99', (r) => r.smallDuringLoad.p99.toFixed(1)],
@@ -313,7 +323,8 @@ function printTable(rows) {
       `${EVAL_TIMEOUT_MS} ms; with 0, 1, 10 writes/s to the namespace through the REST API (each awaited, given up after ` +
       `${WRITE_TIMEOUT_MS} ms; at 1/s the p99 is the slowest of ${SECONDS}); 20-flag ns = another namespace at ${RATE}/s, ` +
       'alone and beside this one while it takes 10 writes/s (and 10 evaluations/s), and the ratio of the two; auth = off, ' +
-      `a static token or a JWT on every request. The 0 and 10 writes/s cells and the 20-flag ones ran ${PAIRS} time(s) ` +
+      'a static token or a JWT on every request; writes in = the main thread, or the write worker (server.write_worker). ' +
+      `The 0 and 10 writes/s cells and the 20-flag ones ran ${PAIRS} time(s) ` +
       'each, in pairs of alternating order: their p99s are medians, and each ratio is the median of the pairs\' ratios ' +
       '(their range in brackets)',
   );
@@ -333,16 +344,16 @@ async function main() {
   deadline.unref();
   dir = mkdtempSync(join(tmpdir(), 'flagpole-churn-'));
   const t0 = performance.now();
-  console.log(`\nchurn: namespaces of ${SIZES.join(', ')} flags, auth ${AUTH.join(', ')}; ${cpus().length} cores, Node ${process.version}`);
+  console.log(`\nchurn: namespaces of ${SIZES.join(', ')} flags, auth ${AUTH.join(', ')}, write worker ${WORKER.map((w) => (w ? 'on' : 'off')).join(', ')}; ${cpus().length} cores, Node ${process.version}`);
   const byName = new Map((await authModes(dir)).map((m) => [m.name, m]));
-  const modes = AUTH.map((short) => ({ ...byName.get(AUTH_MODES[short]), short }));
+  const modes = AUTH.flatMap((short) => WORKER.map((worker) => ({ ...byName.get(AUTH_MODES[short]), short, worker, label: worker ? `${short}+worker` : short })));
   try {
     for (const flags of SIZES) {
       const seeded = await seedSize(dir, flags);
       console.log(`  ${flags} flags: seeded in ${seeded.seedMs.toFixed(0)} ms`);
       for (const mode of modes) {
         const row = await measureSize(dir, flags, seeded, mode);
-        console.log(`  ${flags} flags, ${mode.short}: RSS ${row.rssStarted.toFixed(0)} MiB started, ${row.rss.toFixed(0)} MiB after the first evaluation`);
+        console.log(`  ${flags} flags, ${mode.label}: RSS ${row.rssStarted.toFixed(0)} MiB started, ${row.rss.toFixed(0)} MiB after the first evaluation`);
         rows.push(row);
       }
       rmSync(seeded.file, { force: true });
