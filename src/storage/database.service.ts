@@ -56,6 +56,7 @@ function sqliteBusy(e: unknown): boolean {
 export class Database {
   private readonly rowLocks: boolean;
   private readonly sqlite: boolean;
+  private readonly writeLockFirst: string | undefined;
   private readOnly = false;
 
   constructor(
@@ -66,6 +67,7 @@ export class Database {
     const dialect = dialectOf(settings.url);
     this.rowLocks = dialect.rowLocks !== false;
     this.sqlite = dialect.name === 'sqlite';
+    this.writeLockFirst = dialect.writeLockFirst;
   }
 
   read<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
@@ -101,6 +103,7 @@ export class Database {
       try {
         let change: NamespaceChange | undefined;
         const result = await this.orm.em.fork({ clear: true }).transactional(async (em) => {
+          if (this.writeLockFirst) await transactionKnex(em).raw(this.writeLockFirst);
           // The namespace row is locked first: writes to one namespace queue up instead of deadlocking on it
           // (MySQL takes shared locks on it for every foreign-key check).
           const locked = target === null ? null : await lockAndBump(em, target.namespace, this.rowLocks);

@@ -27,6 +27,14 @@ export interface Dialect {
   migrationLock?: { acquire: string; release?: string };
   /** Whether `SELECT … FOR UPDATE` exists (SQLite has one writer at a time and no row locks). */
   rowLocks?: boolean;
+  /**
+   * A statement that takes the database's write lock, run first in every write transaction where one lock covers
+   * the whole database (SQLite). There a transaction that read first and wrote next fails at once (SQLITE_BUSY, not
+   * waited for) when another connection committed in between: the write worker's, the main thread's, or a command
+   * run beside the server. One whose first statement writes waits for the lock (the busy timeout) and then reads
+   * only what it holds.
+   */
+  writeLockFirst?: string;
   /** Whether schema changes can run inside a transaction (MySQL commits implicitly at every DDL statement). */
   transactionalDdl?: boolean;
   /**
@@ -66,6 +74,8 @@ export const DIALECTS: readonly Dialect[] = [
     schemes: ['file', 'sqlite', 'sqlite3'],
     migrations: 'sqlite',
     rowLocks: false,
+    // Deletes nothing; as a write, it takes the file's write lock.
+    writeLockFirst: 'delete from namespaces where 0',
     // The SQL and its rules (order, exact REALs): sqlite-json.ts.
     packedRows: {
       select: packedRowsSql,
