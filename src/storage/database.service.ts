@@ -44,9 +44,10 @@ export const wholeNamespace = (namespace: string): WriteScope => ({ namespace, w
 const DEADLOCK_RETRIES = 3;
 
 /**
- * SQLite's answer when another connection (the write worker's, or the main thread's) holds the write lock past the
- * busy timeout, or committed between this transaction's first read and its first write: the transaction did nothing
- * and runs again, as after a deadlock. (On the other databases a lock wait timeout is not retried: it took its 50 s.)
+ * SQLite's answer when another connection (the write worker's, the main thread's, a command's) held the write lock
+ * past the busy timeout (every write transaction takes it first: the dialect table's `writeLockFirst`): the
+ * transaction did nothing and runs again, as after a deadlock. (On the other databases a lock wait timeout is not
+ * retried: it took its 50 s.)
  */
 function sqliteBusy(e: unknown): boolean {
   return e instanceof LockWaitTimeoutException || (e as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
@@ -125,7 +126,7 @@ export class Database {
 /**
  * The namespace's version (snapshot ETag) is its last write time; it must move forward on every write, also when
  * another instance wrote within the same millisecond. The row is read and updated with plain SQL (read under
- * `for update` where the dialect locks rows; the update is the transaction's first write) and handed to the entity
+ * `for update` where the dialect locks rows; the update is the transaction's first update) and handed to the entity
  * manager as it now is, a managed entity: through MikroORM (a findOne, then a flush of its own) the same two
  * statements held the event loop about a millisecond longer per write, measured.
  */
