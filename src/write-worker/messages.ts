@@ -16,6 +16,8 @@ export type ToWorker = WriteRequest | { kind: 'close' };
 export type ToMain =
   | { kind: 'ready' }
   | { kind: 'answer'; id: number; status: number; headers: Record<string, string | string[] | number | undefined>; body: Uint8Array }
+  /** A write the worker could not run at all (Fastify's inject failed): the main thread's error filter answers. */
+  | { kind: 'failed'; id: number; message: string }
   /** A committed change (storage/changes.ts), before the answer of the write that made it. */
   | { kind: 'change'; topic: string; key: string; change: unknown }
   /** An audit event of a write, for the main thread's trail. */

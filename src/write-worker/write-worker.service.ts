@@ -147,6 +147,11 @@ export class WriteWorker implements OnApplicationBootstrap, OnApplicationShutdow
         this.pending.get(m.id)?.resolve(m);
         this.pending.delete(m.id);
         break;
+      case 'failed':
+        // The one error filter logs it and answers Flipt's internal error.
+        this.pending.get(m.id)?.reject(new Error(`the write worker could not run the write: ${m.message}`));
+        this.pending.delete(m.id);
+        break;
     }
   }
 

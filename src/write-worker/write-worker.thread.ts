@@ -37,10 +37,7 @@ async function run(): Promise<void> {
     const { id, method, url, headers, payload, remoteAddress } = m;
     fastify.inject({ method: method as 'POST', url, headers, payload, remoteAddress }).then(
       (res) => send({ kind: 'answer', id, status: res.statusCode, headers: res.headers, body: res.rawPayload }),
-      (e: Error) => {
-        new Logger('WriteWorker').error(`a write could not be run: ${e.stack ?? e.message}`);
-        send({ kind: 'answer', id, status: 500, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ code: 13, message: 'internal error', details: [] })) });
-      },
+      (e: Error) => send({ kind: 'failed', id, message: e.stack ?? e.message }),
     );
   });
   send({ kind: 'ready' });
