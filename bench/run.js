@@ -313,6 +313,8 @@ async function main() {
     for (const [name, c] of Object.entries(cases)) {
       const servers = [...(c.authModes ? flagpoles : flagpoles.slice(0, 1)), bareServer];
       rows.push({ name, fixedRate: !c.fullSpeedOnly, results: await measure(servers, c) });
+      // The table prints at the end; this says how far a long run has got (stderr, out of the table's way).
+      console.error(`measured ${name} (${servers.length} servers) at ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     }
   } finally {
     for (const p of processes) p.child.kill('SIGTERM');

@@ -1,21 +1,34 @@
 /**
  * `GET /metrics` on a server that has evaluated 1,000 namespaces × 10 flags (about 38,000 lines, 3.7 MB): the scrape
  * must not hold up evaluations (it used to be rendered in one synchronous stretch of 80–200 ms, and every evaluation
- * waited behind it), and what it prints must still be complete, well-formed and what prom-client prints.
+ * waited behind it), and what it prints must still be complete and well-formed.
  *
- * The namespaces and flags are inserted through the application's own ORM (the same tables the API writes; creating
- * 11,000 rows through the API takes a minute), then evaluated over HTTP so that the metrics name them.
+ * The server is the built one (`node dist/main.js`) in a process of its own, as operators run it: in jest's process,
+ * the garbage collections of jest's own large heap paused the server during scrapes (one CI run measured 102 ms).
+ * Its SQLite file is seeded directly before it starts (bench/churn-seed.js: creating 11,000 flags through the API
+ * takes a minute), then every flag is evaluated over HTTP so that the metrics name them. That the route prints what
+ * prom-client prints is checked in `test/ops/metrics.e2e-spec.ts` and `src/metrics/metrics-text.spec.ts`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { performance, PerformanceObserver } from 'node:perf_hooks';
-import { MikroORM } from '@mikro-orm/core';
-import { Flag } from '../../src/flags/flag.entity';
-import { MetricsRegistry } from '../../src/metrics/metrics.registry';
-import { Namespace } from '../../src/namespaces/namespace.entity';
-import { FlagType } from '../../src/wire';
-import { client, startFlagpole, type RunningFlagpole } from '../support/flagpole';
+import { performance } from 'node:perf_hooks';
+import { TEST_DIALECT } from '../support/databases';
+import { client } from '../support/flagpole';
+import { buildOnce, FlagpoleProcess, ROOT } from './support/process';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { seedChurnDb } = require('../../bench/churn-seed.js') as {
+  seedChurnDb: (file: string, namespaces: { key: string; flags: number }[]) => Promise<unknown>;
+};
+
+/** The child process uses its own SQLite file whatever the dialect under test: run it once, in the SQLite pass. */
+const onSqlite = TEST_DIALECT === 'sqlite' ? describe : describe.skip;
+
+jest.setTimeout(180_000);
 
 const NAMESPACES = 1000;
 const FLAGS = 10;
@@ -24,7 +37,8 @@ const SCRAPES = 5;
 const MAX_BLOCK_MS = 50;
 
 const nsKey = (i: number) => `ns-${i}`;
-const flagKey = (i: number) => `flag-${i}`;
+/** bench/churn-seed.js's flag keys; its flags are variant flags. */
+const flagKey = (i: number) => `f${i}`;
 
 /** The lines of one metric family (from its `# HELP` to the blank line), or undefined. */
 function family(text: string, name: string): string | undefined {
@@ -82,7 +96,7 @@ class EvaluationLoad {
         }).end(body);
       };
       once();`;
-    this.child = spawn(process.execPath, ['-e', script, `${url}/evaluate/v1/boolean`, JSON.stringify(body)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    this.child = spawn(process.execPath, ['-e', script, `${url}/evaluate/v1/variant`, JSON.stringify(body)], { stdio: ['ignore', 'pipe', 'inherit'] });
     this.started = new Promise((resolve, reject) => {
       createInterface({ input: this.child.stdout! }).on('line', (line) => {
         const [status, ms] = line.split(' ');
@@ -108,24 +122,43 @@ class EvaluationLoad {
   }
 }
 
-describe('metrics scrape with many series', () => {
-  let fp: RunningFlagpole;
+/** A port free now, for a server that must be reached before it has logged where it listens. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+onSqlite('metrics scrape with many series', () => {
+  let dir: string;
+  let fp: FlagpoleProcess;
   let api: ReturnType<typeof client>;
 
   beforeAll(async () => {
-    // Above the 10,000 default, so that every namespace × flag keeps its own series here.
-    fp = await startFlagpole({ FLAGPOLE_LIMITS_MAX_METRIC_SERIES: '20000' });
-    api = client(fp.url);
-    const em = fp.app.get(MikroORM).em.fork();
-    const at = new Date();
+    await buildOnce();
+    dir = mkdtempSync(join(tmpdir(), 'flagpole-metrics-scrape-'));
+    const db = join(dir, 'flagpole.db');
     const namespaces = Array.from({ length: NAMESPACES }, (_, i) => nsKey(i));
-    await em.insertMany(Namespace, namespaces.map((key) => ({ key, name: key, description: '', protected: false, createdAt: at, updatedAt: at, stateModifiedAt: at })));
-    const flags = namespaces.flatMap((ns) => Array.from({ length: FLAGS }, (_, f) => ({
-      id: randomUUID(), namespace: ns, key: flagKey(f), name: flagKey(f), description: '', enabled: true, type: FlagType.BOOLEAN,
-      defaultVariantId: null, metadata: null, createdAt: at, updatedAt: at,
-    })));
-    // In slices: PostgreSQL takes at most 65,535 parameters in one statement.
-    for (let i = 0; i < flags.length; i += 1000) await em.insertMany(Flag, flags.slice(i, i + 1000) as never[]);
+    await seedChurnDb(db, namespaces.map((key) => ({ key, flags: FLAGS })));
+    // WARN: a request log line per evaluation would be most of what the server does here. The port is chosen here,
+    // since the server then does not log where it listens.
+    const port = await freePort();
+    fp = new FlagpoleProcess(ROOT, {
+      FLAGPOLE_DB_URL: `file:${db}`,
+      FLAGPOLE_LOG_LEVEL: 'WARN',
+      FLAGPOLE_SERVER_HTTP_PORT: String(port),
+      // Above the 10,000 default, so that every namespace × flag keeps its own series here.
+      FLAGPOLE_LIMITS_MAX_METRIC_SERIES: '20000',
+    });
+    fp.httpPort = port;
+    api = client(fp.url);
+    for (const until = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 50))) {
+      if (!fp.running) throw new Error(`Flagpole did not start:\n${fp.raw.join('\n')}`);
+      if ((await api.get('/health').catch(() => null))?.status === 200) break;
+      if (Date.now() > until) throw new Error('Flagpole did not become healthy in 60 s');
+    }
 
     // Every flag once in batches of 10 namespaces (the batch limit), and one single evaluation per namespace, the
     // ones the latency histogram counts.
@@ -135,35 +168,24 @@ describe('metrics scrape with many series', () => {
       expect(res.status).toBe(200);
     }
     for (let n = 0; n < NAMESPACES; n += 50) {
-      const results = await Promise.all(namespaces.slice(n, n + 50).map((ns) => api.post('/evaluate/v1/boolean', { namespaceKey: ns, flagKey: flagKey(0), entityId: 'u', context: {} })));
+      const results = await Promise.all(namespaces.slice(n, n + 50).map((ns) => api.post('/evaluate/v1/variant', { namespaceKey: ns, flagKey: flagKey(0), entityId: 'u', context: {} })));
       expect(results.map((r) => r.status)).toEqual(results.map(() => 200));
     }
-  }, 120_000);
-  afterAll(() => fp?.close());
+  }, 180_000);
+  afterAll(() => {
+    fp?.kill();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
 
   it('does not hold up evaluations, and every scrape is complete', async () => {
-    // Evaluations one at a time from a process of their own, as clients would send them, each timed there; and a
-    // 1 ms timer in this process (the server's), whose longest gap is the longest stretch its event loop was busy.
+    // Evaluations one at a time from a process of their own, as clients would send them, each timed there.
     const load = new EvaluationLoad(fp.url, { namespaceKey: nsKey(0), flagKey: flagKey(1), entityId: 'u', context: {} });
-    let last = performance.now();
-    let longestGap = 0;
-    const timer = setInterval(() => {
-      const now = performance.now();
-      longestGap = Math.max(longestGap, now - last);
-      last = now;
-    }, 1);
-    // Garbage collections, reported: the longest pause is part of the longest gap, in this process as in a server.
-    const pauses: number[] = [];
-    const gc = new PerformanceObserver((list) => pauses.push(...list.getEntries().map((e) => e.duration)));
-    gc.observe({ entryTypes: ['gc'] });
 
     interface Scrape {
       ms: number;
       text: string;
       evaluations: number;
       maxEvaluationMs: number;
-      longestGapMs: number;
-      longestGcMs: number;
     }
     const scrapes: Scrape[] = [];
     let quiet: number[];
@@ -171,8 +193,6 @@ describe('metrics scrape with many series', () => {
       await load.started;
       quiet = await load.during(() => new Promise((resolve) => setTimeout(resolve, 300)));
       for (let i = 0; i < SCRAPES; i++) {
-        longestGap = 0;
-        pauses.length = 0;
         let text = '';
         let took = 0;
         const latencies = await load.during(async () => {
@@ -183,18 +203,9 @@ describe('metrics scrape with many series', () => {
           expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
           text = res.text;
         });
-        scrapes.push({
-          ms: took,
-          text,
-          evaluations: latencies.length,
-          maxEvaluationMs: Math.max(...latencies),
-          longestGapMs: longestGap,
-          longestGcMs: Math.max(0, ...pauses),
-        });
+        scrapes.push({ ms: took, text, evaluations: latencies.length, maxEvaluationMs: Math.max(...latencies) });
       }
     } finally {
-      clearInterval(timer);
-      gc.disconnect();
       load.stop();
     }
 
@@ -204,18 +215,15 @@ describe('metrics scrape with many series', () => {
       scrapeMs: ms(scrapes.map((s) => s.ms)),
       evaluations: scrapes.map((s) => s.evaluations),
       maxEvaluationMs: ms(scrapes.map((s) => s.maxEvaluationMs)),
-      longestLoopGapMs: ms(scrapes.map((s) => s.longestGapMs)),
-      longestGcMs: ms(scrapes.map((s) => s.longestGcMs)),
       maxEvaluationMsWithoutScrapes: Math.round(Math.max(...quiet)),
     };
     console.log(`GET /metrics with ${NAMESPACES} × ${FLAGS} evaluated: ${JSON.stringify(report)}`);
     expect(report.bytes).toBeGreaterThan(3_000_000);
-    // Evaluations went on during every scrape, and none waited long. The server runs in this process, so its pauses
-    // include the garbage collections of jest's large heap (one CI run measured a 102 ms one during a scrape): a
-    // scrape's longest collection is not counted as its own. One scrape in five may still meet another process on
-    // the shared cores (before, every scrape held evaluations 80 ms and more).
+    // Evaluations went on during every scrape, and none waited long: its longest evaluation is the longest the scrape
+    // held the server's event loop (its own garbage collections included), plus the round trip. One scrape in five
+    // may still meet another process on the shared cores (before, every scrape held evaluations 80 ms and more).
     for (const scrape of scrapes) expect(scrape.evaluations).toBeGreaterThan(1);
-    const held = scrapes.filter((s) => Math.max(s.maxEvaluationMs, s.longestGapMs) - s.longestGcMs > MAX_BLOCK_MS);
+    const held = scrapes.filter((s) => s.maxEvaluationMs > MAX_BLOCK_MS);
     expect(held.length).toBeLessThanOrEqual(1);
 
     for (const { text } of scrapes) {
@@ -239,15 +247,6 @@ describe('metrics scrape with many series', () => {
       const latency = family(text, 'flagpole_evaluations_latency_milliseconds')!;
       expect(latency.split('\n')).toHaveLength(2 + NAMESPACES * 18);
       expect(latency).toContain(`flagpole_evaluations_latency_milliseconds_count{namespace="${nsKey(NAMESPACES - 1)}"} 1`);
-    }
-  });
-
-  it('prints the evaluation metrics exactly as prom-client renders them', async () => {
-    const text = (await api.get('/metrics')).text;
-    const reference = await fp.app.get(MetricsRegistry).registry.metrics();
-    for (const name of ['flagpole_evaluations_requests_total', 'flagpole_evaluations_results_total', 'flagpole_evaluations_errors_total', 'flagpole_evaluations_latency_milliseconds']) {
-      expect(family(text, name)).toBeDefined();
-      expect(family(text, name)).toBe(family(reference, name));
     }
   });
 });
