@@ -108,8 +108,14 @@ async function authModes(dir, { authorization = false } = {}) {
   return modes;
 }
 
+/**
+ * A Flagpole process on `port`. With BENCH_SERVER_CPUS set (a taskset CPU list, as bench/churn.js sets it for
+ * BENCH_CHURN_CLIENT_CPU) it runs on those CPUs, whatever the bench's own affinity.
+ */
 function startFlagpole(dir, port, env) {
-  const child = spawn(process.execPath, [join(ROOT, 'dist/main.js')], {
+  const cpuList = process.env.BENCH_SERVER_CPUS;
+  const command = cpuList ? ['taskset', '-c', cpuList, process.execPath] : [process.execPath];
+  const child = spawn(command[0], [...command.slice(1), join(ROOT, 'dist/main.js')], {
     env: {
       ...process.env,
       FLAGPOLE_DB_URL: (!env.FLAGPOLE_AUTHENTICATION_REQUIRED && process.env.BENCH_DB_URL) || `file:${join(dir, `bench-${port}.db`)}`,
