@@ -18,6 +18,7 @@ import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
 import { TEST_DIALECT } from '../support/databases';
 import { client } from '../support/flagpole';
+import { metricFamily as family } from '../support/metric-family';
 import { buildOnce, FlagpoleProcess, ROOT } from './support/process';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -39,14 +40,6 @@ const MAX_BLOCK_MS = 50;
 const nsKey = (i: number) => `ns-${i}`;
 /** bench/churn-seed.js's flag keys; its flags are variant flags. */
 const flagKey = (i: number) => `f${i}`;
-
-/** The lines of one metric family (from its `# HELP` to the blank line), or undefined. */
-function family(text: string, name: string): string | undefined {
-  const start = text.indexOf(`# HELP ${name} `);
-  if (start === -1) return undefined;
-  const end = text.indexOf('\n\n', start);
-  return text.slice(start, end === -1 ? text.length - 1 : end);
-}
 
 const NAME = '[a-zA-Z_:][a-zA-Z0-9_:]*';
 const LABEL = `[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\\\\n]|\\\\[\\\\"n])*"`;

@@ -1,6 +1,7 @@
 /** `GET /metrics`: Prometheus text with HTTP, evaluation, cache, database pool and process metrics. */
 import { MetricsRegistry } from '../../src/metrics/metrics.registry';
 import { client, startFlagpole, type RunningFlagpole } from '../support/flagpole';
+import { metricFamily } from '../support/metric-family';
 
 /** The value of one sample line, e.g. `name{a="1",b="2"}`; undefined when absent. Labels are matched in any order. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -84,16 +85,11 @@ describe('metrics', () => {
   it('prints the evaluation metrics exactly as prom-client renders them', async () => {
     // The served text (rendered in slices, metrics/metrics-text.ts) against prom-client's own rendering of the same
     // registry (test/ops/metrics-scrape checks the format of a large scrape from a server in a process of its own).
-    const family = (all: string, name: string) => {
-      const start = all.indexOf(`# HELP ${name} `);
-      const end = all.indexOf('\n\n', start);
-      return start === -1 ? undefined : all.slice(start, end === -1 ? all.length - 1 : end);
-    };
     const served = (await client(fp.url).get('/metrics')).text;
     const reference = await fp.app.get(MetricsRegistry).registry.metrics();
     for (const name of ['flagpole_evaluations_requests_total', 'flagpole_evaluations_results_total', 'flagpole_evaluations_errors_total', 'flagpole_evaluations_latency_milliseconds']) {
-      expect(family(served, name)).toBeDefined();
-      expect(family(served, name)).toBe(family(reference, name));
+      expect(metricFamily(served, name)).toBeDefined();
+      expect(metricFamily(served, name)).toBe(metricFamily(reference, name));
     }
   });
 
