@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Options } from '@mikro-orm/core';
+import { IsolationLevel, type Options } from '@mikro-orm/core';
 import { packedFlagsSqlPg, packedTextPg } from './pg-json';
 import { packedFlagsSql, packedRowsSql } from './sqlite-json';
 
@@ -52,6 +52,13 @@ export interface Dialect {
    * of flags is then one query and one JSON.parse, not seven whose rows are grouped on the event loop.
    */
   packedFlags?: { select(sql: string): string; text(result: unknown): string };
+  /**
+   * The isolation level under which a list reads its page and its total count (paged-list.ts) so that both see one
+   * snapshot, where a plain transaction's statements each see the latest commit: PostgreSQL's default READ COMMITTED,
+   * and MySQL's when a server is set to it. Absent: a plain transaction already reads one snapshot (SQLite; CockroachDB
+   * runs SERIALIZABLE).
+   */
+  listIsolation?: IsolationLevel;
 }
 
 /** The knex configuration's key naming the dialect table's entry (ormOptions sets it; rows.ts's dialectOfKnex reads it). */
@@ -106,6 +113,7 @@ export const DIALECTS: readonly Dialect[] = [
     migrations: 'postgres',
     testUrlEnv: 'FLAGPOLE_TEST_POSTGRES_URL',
     migrationLock: PG_LOCK,
+    listIsolation: IsolationLevel.REPEATABLE_READ,
     // The SQL and why it reads what the rows give: pg-json.ts. Not CockroachDB's (below): no CI here runs it.
     packedFlags: { select: packedFlagsSqlPg, text: packedTextPg },
     orm: (url) => ({ driver: require('@mikro-orm/postgresql').PostgreSqlDriver, clientUrl: withScheme(url, 'postgresql') }),
@@ -123,6 +131,7 @@ export const DIALECTS: readonly Dialect[] = [
     testUrlEnv: 'FLAGPOLE_TEST_MYSQL_URL',
     migrationLock: MYSQL_LOCK,
     transactionalDdl: false,
+    listIsolation: IsolationLevel.REPEATABLE_READ,
     orm: (url) => ({ driver: require('@mikro-orm/mysql').MySqlDriver, clientUrl: url, ...MYSQL_SESSION }),
   },
   {
@@ -131,6 +140,7 @@ export const DIALECTS: readonly Dialect[] = [
     migrations: 'mysql',
     migrationLock: MYSQL_LOCK,
     transactionalDdl: false,
+    listIsolation: IsolationLevel.REPEATABLE_READ,
     orm: (url) => ({ driver: require('@mikro-orm/mariadb').MariaDbDriver, clientUrl: withScheme(url, 'mysql'), ...MYSQL_SESSION }),
   },
 ];

@@ -1,9 +1,12 @@
 /**
  * The one list query of the management API: one page of rows (one row more than asked, which says whether a next
- * page exists) and the total count, read side by side and cut by Flipt's paging rules (common/pagination.ts).
+ * page exists) and the total count, cut by Flipt's paging rules (common/pagination.ts). Both are read in one
+ * transaction that sees one snapshot (the dialect table's `listIsolation`), so that a write committed between the
+ * two statements cannot make the page disagree with its count.
  */
 import type { EntityManager, EntityName, FilterQuery } from '@mikro-orm/core';
 import { cutPage, Page, PageResult } from '../common/pagination';
+import { dialectOfKnex, knexOf } from './rows';
 
 export interface PagedList<T> extends PageResult<T> {
   totalCount: number;
@@ -28,14 +31,19 @@ export async function pagedList<T extends object>(
   populate: readonly string[] = [],
 ): Promise<PagedList<T>> {
   const condition = typeof where === 'function' ? (where as () => FilterQuery<T>) : () => where;
-  const [rows, totalCount] = await Promise.all([
-    em.find(entity, condition(), {
+  // One after the other: a transaction holds one connection.
+  const read = async (tx: EntityManager): Promise<PagedList<T>> => {
+    const rows = await tx.find(entity, condition(), {
       populate: populate as never,
       orderBy: order.orderBy as never,
       offset: page.offset,
       ...(page.limit ? { limit: page.limit + 1 } : {}),
-    }),
-    em.count(entity, condition()),
-  ]);
-  return { ...cutPage(rows as T[], page, order.keyOf), totalCount };
+    });
+    const totalCount = await tx.count(entity, condition());
+    return { ...cutPage(rows as T[], page, order.keyOf), totalCount };
+  };
+  if (em.isInTransaction()) return read(em);
+  // Not READ ONLY as well: knex writes MySQL's `SET TRANSACTION` modes without the comma MySQL requires.
+  const isolationLevel = dialectOfKnex(knexOf(em))?.listIsolation;
+  return em.transactional(read, isolationLevel ? { isolationLevel } : {});
 }

@@ -202,6 +202,28 @@ describe('pagination', () => {
     });
   });
 
+  describe('a list read while rows are written', () => {
+    // The page and its totalCount are two statements; a write committed between them must not make them disagree
+    // (on PostgreSQL each statement of a READ COMMITTED read sees the latest commit).
+    it('every one-page list holds exactly the rows it counts', async () => {
+      await createNamespace(ctx.api, 'busy');
+      let writing = true;
+      const writes = inParallel(Array.from({ length: 120 }, (_, i) => `w-${i}`), 4, (key) => createFlag(ctx.api, 'busy', key))
+        .finally(() => { writing = false; });
+      const seen: Array<{ listed: number; counted: number }> = [];
+      const readers = Array.from({ length: 3 }, async () => {
+        while (writing) {
+          const body = ok(await ctx.api.get(`${N('busy')}/flags`));
+          seen.push({ listed: body.flags.length, counted: body.totalCount });
+        }
+      });
+      await Promise.all([writes, ...readers]);
+      expect(seen.length).toBeGreaterThan(20);
+      expect(seen.filter((s) => s.listed !== s.counted)).toEqual([]);
+      expect(ok(await ctx.api.get(`${N('busy')}/flags`)).totalCount).toBe(120);
+    });
+  });
+
   describe('errors', () => {
     const lists = [
       `${N('default')}/flags`, `${N('default')}/segments`, `${N('default')}/flags/ruled/rules`, `${N('default')}/flags/rolled/rollouts`,
