@@ -2,7 +2,8 @@
 # Flagpole: docker build --build-arg BUILD_COMMIT=$(git rev-parse HEAD) -t flagpole .
 #           docker run -p 8080:8080 -p 9000:9000 -v flagpole-data:/data flagpole
 # Configuration comes from FLAGPOLE_* variables (docs/configuration.md) or a file (FLAGPOLE_CONFIG=/etc/flagpole/config.yml).
-ARG NODE_VERSION=20
+# Node 24, the active LTS (Node 20 reached its end of life on 2026-04-30): docs/deployment.md, "Node.js version".
+ARG NODE_VERSION=24
 
 FROM node:${NODE_VERSION}-bookworm-slim AS base
 WORKDIR /app
