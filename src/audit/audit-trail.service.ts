@@ -36,11 +36,23 @@ const STORE_ATTEMPTS = 3;
 /** Repeated failures of one destination are logged at most this often. */
 const LOG_EVERY_MS = 10_000;
 
+/**
+ * How the write worker's trail reports to the main thread's: each event, for the sinks (the main thread sends and
+ * counts them), and its stored trail's state, for the main thread's metrics (the worker serves none).
+ */
+export interface AuditRelay {
+  deliver(event: AuditEvent, subject: AuditSubject): void;
+  /** After each attempt to store a batch: events still waiting, and those just given up on (and why). */
+  store(waiting: number, dropped: number, reason: string): void;
+}
+
 @Injectable()
 export class AuditTrail implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('Audit');
   private readonly sinks: AuditSink[] = [];
-  private relay: ((event: AuditEvent, subject: AuditSubject) => void) | null = null;
+  private relay: AuditRelay | null = null;
+  /** The write worker's stored-trail backlog, as it last reported it. */
+  private workerBacklog = 0;
   private readonly matches: EventMatcher;
   private readonly store: DeliveryQueue<StoredEvent> | null;
   private readonly counted: { delivered: Counter; dropped: Counter; waiting: Gauge } | null;
@@ -74,22 +86,38 @@ export class AuditTrail implements BeforeApplicationShutdown, OnApplicationShutd
           lingerMs: STORE_LINGER_MS,
           initialBackoffMs: 250,
           maxBackoffMs: 15_000,
-          onDrop: (count, reason) => this.dropped('database', count, reason),
+          onDrop: (count, reason) => (this.relay ? this.relay.store(this.store?.waiting ?? 0, count, reason) : this.dropped('database', count, reason)),
           onRetry: (error, inMs) => this.warnSometimes('database', `audit events not stored yet (${error.message}); retrying in ${inMs} ms`),
+          onAttempt: (waiting) => this.relay?.store(waiting, 0, ''),
         })
       : null;
     this.counted = metrics.enabled ? this.metrics(metrics) : null;
   }
 
-  /** In the write worker: its events go to the main thread's trail, which stores, sends and counts them. */
-  relayTo(relay: (event: AuditEvent, subject: AuditSubject) => void): void {
+  /**
+   * In the write worker: its events are stored there, by the connection that committed their writes (so the main
+   * thread spends nothing on them, and on SQLite the two threads do not take turns at the write lock for them), and
+   * handed to the main thread's trail, which sends them to the sinks and counts them (`deliver`).
+   */
+  relayTo(relay: AuditRelay): void {
     this.relay = relay;
+  }
+
+  /** The write worker's report of its stored trail (AuditRelay.store). */
+  workerStore(waiting: number, dropped: number, reason: string): void {
+    this.workerBacklog = waiting;
+    if (dropped > 0) this.dropped('database', dropped, reason);
   }
 
   /** A committed change: stored and sent on, in the background. */
   record(event: AuditEvent, subject: AuditSubject): void {
-    if (this.relay) return this.relay(event, subject);
     this.store?.push({ id: timeOrderedId(Date.parse(event.timestamp)), event, subject });
+    this.deliver(event, subject);
+  }
+
+  /** Sends a committed change's event to the sinks (an event the write worker stored itself comes in here). */
+  deliver(event: AuditEvent, subject: AuditSubject): void {
+    if (this.relay) return this.relay.deliver(event, subject);
     if (this.sinks.length === 0 || !this.matches(event.type, event.action)) return;
     for (const sink of this.sinks) sink.send(event);
     this.counted?.delivered.inc();
@@ -146,7 +174,7 @@ export class AuditTrail implements BeforeApplicationShutdown, OnApplicationShutd
 
   private metrics(metrics: MetricsRegistry) {
     const registers = [metrics.registry];
-    const backlog = () => this.store?.waiting ?? 0;
+    const backlog = () => (this.store?.waiting ?? 0) + this.workerBacklog;
     return {
       delivered: new Counter({ name: 'flagpole_audit_events_total', help: 'Audit events handed to the sinks', registers }),
       dropped: new Counter({ name: 'flagpole_audit_events_dropped_total', help: 'Audit events given up on, by destination', labelNames: ['sink'], registers }),

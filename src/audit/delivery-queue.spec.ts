@@ -54,4 +54,21 @@ describe('DeliveryQueue', () => {
     await q.drained(2000);
     expect(batches.flat()).toEqual([1, 2, 3]);
   });
+
+  it('reports how many are still waiting after each attempt: delivered, to be retried, dropped', async () => {
+    const reports: number[] = [];
+    let failures = 1;
+    const q = new DeliveryQueue<number>({
+      send: async ([n]) => {
+        if (n === 1 && failures-- > 0) throw new Error('down');
+        if (n === 2) throw new Undeliverable('refused');
+      },
+      capacity: 100, batchSize: 1, initialBackoffMs: 5, maxBackoffMs: 20, onDrop: () => undefined,
+      onAttempt: (waiting) => reports.push(waiting),
+    });
+    for (const n of [1, 2, 3]) q.push(n);
+    expect(await q.drained(2000)).toBe(true);
+    // 1 fails (3 waiting), 1 lands (2), 2 is dropped (1), 3 lands (0).
+    expect(reports).toEqual([3, 2, 1, 0]);
+  });
 });

@@ -26,6 +26,8 @@ export interface DeliveryOptions<T> {
   onDrop: (count: number, reason: string) => void;
   /** A failed attempt that will be retried after `retryInMs`. */
   onRetry?: (error: Error, retryInMs: number) => void;
+  /** After each attempt (delivered, dropped or to be retried): how many items are still waiting. */
+  onAttempt?: (waiting: number) => void;
 }
 
 export class DeliveryQueue<T> {
@@ -82,13 +84,16 @@ export class DeliveryQueue<T> {
         await this.options.send(batch);
         this.items.splice(0, this.inFlight);
         backoff = this.options.initialBackoffMs;
+        this.options.onAttempt?.(this.items.length);
       } catch (e) {
         if (e instanceof Undeliverable) {
           this.items.splice(0, this.inFlight);
           this.options.onDrop(batch.length, e.message);
+          this.options.onAttempt?.(this.items.length);
         } else {
           this.inFlight = 0;
           this.options.onRetry?.(e as Error, backoff);
+          this.options.onAttempt?.(this.items.length);
           await this.sleep(backoff);
           backoff = Math.min(backoff * 2, this.options.maxBackoffMs);
         }

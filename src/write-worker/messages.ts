@@ -20,5 +20,7 @@ export type ToMain =
   | { kind: 'failed'; id: number; message: string }
   /** A committed change (storage/changes.ts), before the answer of the write that made it. */
   | { kind: 'change'; topic: string; key: string; change: unknown }
-  /** An audit event of a write, for the main thread's trail. */
-  | { kind: 'audit'; event: unknown; subject: unknown };
+  /** An audit event of a write (stored by the worker), for the main thread's sinks. */
+  | { kind: 'audit'; event: unknown; subject: unknown }
+  /** The worker's stored audit trail after an attempt to store a batch, for the main thread's metrics. */
+  | { kind: 'audit-store'; waiting: number; dropped: number; reason: string };

@@ -3,8 +3,9 @@
  * server listens, hands it the REST API's writes (role.ts says which) and answers each with the worker's answer.
  * What a write changed reaches this thread before its answer does (one message port keeps their order): the delta
  * is published on this thread's `Changes` as a local change, so evaluations here read the write back as soon as it
- * has answered, and a shared bus (Redis) forwards it to other instances from here. Audit events the worker's
- * writes produce are recorded by this thread's trail, which stores, sends and counts them as it does its own.
+ * has answered, and a shared bus (Redis) forwards it to other instances from here. The worker stores its writes'
+ * audit events itself; this thread's trail sends them to the sinks and counts them, and its metrics show the worker's
+ * stored-trail backlog.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -141,7 +142,10 @@ export class WriteWorker implements OnApplicationBootstrap, OnApplicationShutdow
         this.changes.publish(m.topic as ChangeTopic, m.key, m.change as NamespaceChange | undefined);
         break;
       case 'audit':
-        this.audit.record(m.event as AuditEvent, m.subject as AuditSubject);
+        this.audit.deliver(m.event as AuditEvent, m.subject as AuditSubject);
+        break;
+      case 'audit-store':
+        this.audit.workerStore(m.waiting, m.dropped, m.reason);
         break;
       case 'answer':
         this.pending.get(m.id)?.resolve(m);

@@ -1,9 +1,9 @@
 /**
  * The write worker (`server.write_worker`): a second Flagpole application in a worker thread, with its own
  * database connection, that answers the REST API writes the main thread hands it (write-worker.service.ts) through
- * Fastify's `inject`, so with the same authentication, validation, errors and audit as on the main thread. Its
- * committed changes and audit events go back to the main thread; it listens on no port and runs nothing on a
- * schedule (role.ts).
+ * Fastify's `inject`, so with the same authentication, validation, errors and audit as on the main thread. It
+ * stores its writes' audit events itself; its committed changes, the events (for the sinks) and its stored trail's
+ * backlog go back to the main thread. It listens on no port and runs nothing on a schedule (role.ts).
  */
 import 'reflect-metadata';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -28,7 +28,10 @@ async function run(): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance();
   await fastify.ready();
   app.get(Changes).addForwarder((topic, key, change) => send({ kind: 'change', topic, key, change }), () => true);
-  app.get(AuditTrail).relayTo((event, subject) => send({ kind: 'audit', event, subject }));
+  app.get(AuditTrail).relayTo({
+    deliver: (event, subject) => send({ kind: 'audit', event, subject }),
+    store: (waiting, dropped, reason) => send({ kind: 'audit-store', waiting, dropped, reason }),
+  });
   port.on('message', (m: ToWorker) => {
     if (m.kind === 'close') {
       void app.close().finally(() => process.exit(0));
