@@ -394,6 +394,7 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
     httpsPort: port(443, 'HTTPS port (protocol `https`).'),
     grpcPort: port(9000, 'gRPC port (gRPC health service).'),
     writeWorker: bool(false, 'Run the REST API\'s writes in a worker thread with its own database connection, so that their ORM and database work never holds up evaluations (Flagpole addition; docs/architecture.md, Writes). Costs about 90 MiB and 1.5–2 s of start-up; SQLite is switched to WAL (docs/deployment.md).', { json: false }),
+    writeWorkerNice: int(10, 'The write worker thread\'s Linux nice value (0 = the process\'s priority, up to 19): when it and the evaluations want the same core, the evaluations run first. Never below the process\'s own (docs/deployment.md).', { json: false, min: 0, max: 19 }),
     certFile: secret('TLS certificate file (required, and must exist, for `https`).'),
     certKey: secret('TLS key file (required, and must exist, for `https`).'),
     grpcConnMaxIdleTime: duration('0s', 'Close idle gRPC connections after this long; 0 = never.', { json: false }),

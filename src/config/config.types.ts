@@ -388,6 +388,8 @@ export interface ServerConfig {
   grpcPort: number;
   /** Flagpole's: the REST API's writes run in a worker thread (write-worker/). */
   writeWorker: boolean;
+  /** The write worker thread's nice value (write-worker/thread-priority.ts). */
+  writeWorkerNice: number;
   certFile: string;
   certKey: string;
   /** 0 = unlimited. */

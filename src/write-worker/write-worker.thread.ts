@@ -15,6 +15,7 @@ import { rootLogger } from '../logging/logger';
 import { NestLogger } from '../logging/nest-logger';
 import { Changes } from '../storage/changes';
 import type { ToMain, ToWorker } from './messages';
+import { lowerThreadPriority } from './thread-priority';
 
 const port = parentPort!;
 const send = (message: ToMain) => port.postMessage(message);
@@ -23,6 +24,7 @@ async function run(): Promise<void> {
   // The main thread's configuration, read again from the same command line, file and environment.
   const config = loadConfig({ argv: (workerData as { argv: string[] }).argv, env: process.env });
   Logger.overrideLogger(new NestLogger(rootLogger(config.log)));
+  const priority = lowerThreadPriority(config.server.writeWorkerNice);
   const app = await createApp(config);
   await app.init();
   const fastify = app.getHttpAdapter().getInstance();
@@ -43,6 +45,7 @@ async function run(): Promise<void> {
       (e: Error) => send({ kind: 'failed', id, message: e.stack ?? e.message }),
     );
   });
+  new Logger('WriteWorker').log(`write worker thread ${priority}`);
   send({ kind: 'ready' });
 }
 

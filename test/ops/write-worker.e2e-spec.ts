@@ -4,7 +4,7 @@
  * evaluations read a write back as soon as it has answered, and a long write (a 3,000-flag import) no longer holds
  * up evaluations of another namespace, which it does with the worker off (measured in the same test, as the control).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -79,6 +79,14 @@ onSqlite('the write worker (server.write_worker)', () => {
     expect(fp.lines.some((l) => /^write worker ready in \d+ ms/.test(l.M))).toBe(true);
     const listening = fp.lines.findIndex((l) => /^listening on /.test(l.M));
     expect(fp.lines.findIndex((l) => /^write worker ready/.test(l.M))).toBeLessThan(listening);
+  });
+
+  it('runs the worker\'s thread at nice 10 (server.write_worker_nice), every other thread at the process\'s 0', () => {
+    const nice = readdirSync(`/proc/${fp.pid}/task`).map((task) => Number(readFileSync(`/proc/${fp.pid}/task/${task}/stat`, 'utf8').split(') ')[1].split(' ')[16]));
+    expect(nice.filter((n) => n === 10)).toHaveLength(1);
+    expect(nice.filter((n) => n !== 10 && n !== 0)).toEqual([]);
+    expect(nice.length).toBeGreaterThan(2);
+    expect(fp.lines.some((l) => /^write worker thread at nice 10 \(thread \d+\)$/.test(l.M))).toBe(true);
   });
 
   it('answers writes as the main thread does, and evaluations read each write back at once', async () => {
