@@ -103,10 +103,24 @@ export class AuditTrail implements BeforeApplicationShutdown, OnApplicationShutd
     this.relay = relay;
   }
 
+  /**
+   * An event the write worker committed and queued for its stored trail (AuditRelay.deliver): sent to the sinks
+   * here, and counted as waiting in the worker until its next report.
+   */
+  relayed(event: AuditEvent, subject: AuditSubject): void {
+    if (this.store) this.workerBacklog++;
+    this.deliver(event, subject);
+  }
+
   /** The write worker's report of its stored trail (AuditRelay.store). */
   workerStore(waiting: number, dropped: number, reason: string): void {
     this.workerBacklog = waiting;
     if (dropped > 0) this.dropped('database', dropped, reason);
+  }
+
+  /** The write worker ended (a crash): what it had not stored is lost with it, and counted as dropped. */
+  workerStopped(): void {
+    this.workerStore(0, this.workerBacklog, 'the write worker stopped before it stored them (the last batch may have been)');
   }
 
   /** A committed change: stored and sent on, in the background. */

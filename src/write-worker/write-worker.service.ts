@@ -142,7 +142,7 @@ export class WriteWorker implements OnApplicationBootstrap, OnApplicationShutdow
         this.changes.publish(m.topic as ChangeTopic, m.key, m.change as NamespaceChange | undefined);
         break;
       case 'audit':
-        this.audit.deliver(m.event as AuditEvent, m.subject as AuditSubject);
+        this.audit.relayed(m.event as AuditEvent, m.subject as AuditSubject);
         break;
       case 'audit-store':
         this.audit.workerStore(m.waiting, m.dropped, m.reason);
@@ -169,6 +169,7 @@ export class WriteWorker implements OnApplicationBootstrap, OnApplicationShutdow
     for (const p of this.pending.values()) p.reject(new UnavailableError('the write worker stopped before the write answered; it may or may not have been applied'));
     this.pending.clear();
     if (this.stopping) return;
+    this.audit.workerStopped();
     this.logger.error(`the write worker stopped (exit code ${code}); starting another`);
     this.start().catch((e: Error) => {
       this.logger.error(`the write worker cannot start again: ${e.message}; exiting`);

@@ -141,6 +141,14 @@ onSqlite('the write worker (server.write_worker)', () => {
       && line.includes('method="PUT"') && line.includes('route="/api/v1/namespaces/:namespaceKey/flags/:key"') && line.includes('status="200"'));
     expect(puts).toHaveLength(1);
     expect(puts[0]).toMatch(/ 4$/);
+    // The worker stored them and reports so after each batch: the main thread's backlog gauge (which counts the
+    // worker's) comes back to 0, and nothing was dropped.
+    let backlog = '';
+    for (const until = Date.now() + 5_000; backlog !== '0' && Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+      backlog = /^flagpole_audit_store_backlog (\d+)$/m.exec((await api.get('/metrics')).text)?.[1] ?? 'missing';
+    }
+    expect(backlog).toBe('0');
+    expect(metrics).not.toMatch(/^flagpole_audit_events_dropped_total\{/m);
   });
 
   it('writes on both threads at once: the worker\'s flag writes and the main thread\'s token writes all succeed', async () => {
