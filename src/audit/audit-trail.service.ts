@@ -130,7 +130,7 @@ export class AuditTrail implements BeforeApplicationShutdown, OnApplicationShutd
   }
 
   /** Sends a committed change's event to the sinks (an event the write worker stored itself comes in here). */
-  deliver(event: AuditEvent, subject: AuditSubject): void {
+  private deliver(event: AuditEvent, subject: AuditSubject): void {
     if (this.relay) return this.relay.deliver(event, subject);
     if (this.sinks.length === 0 || !this.matches(event.type, event.action)) return;
     for (const sink of this.sinks) sink.send(event);
