@@ -85,3 +85,18 @@ export function auditEvent(
 ): AuditEvent {
   return { version: AUDIT_VERSION, type, action, metadata: { actor }, payload, timestamp: at.toISOString(), status };
 }
+
+const weights = new WeakMap<AuditEvent, number>();
+
+/**
+ * The event's size as its JSON in UTF-8, the measure of the outboxes' byte bounds (`limits.max_audit_backlog_bytes`);
+ * worked out once per event, however many destinations weigh it.
+ */
+export function eventBytes(event: AuditEvent): number {
+  let bytes = weights.get(event);
+  if (bytes === undefined) {
+    bytes = Buffer.byteLength(JSON.stringify(event));
+    weights.set(event, bytes);
+  }
+  return bytes;
+}

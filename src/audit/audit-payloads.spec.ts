@@ -28,8 +28,8 @@ describe("audit payloads in Flipt's shapes", () => {
   });
 
   it('names the resource an event is about', () => {
-    expect(subjectOf('variant', 'updated', { id: 'v1', flag_key: 'f' }, 'ns', {})).toEqual({ namespace: 'ns', flag: 'f', segment: null, resource: 'variant:v1' });
-    expect(subjectOf('distribution', 'created', { id: 'd1' }, 'ns', { flagKey: 'f' })).toMatchObject({ flag: 'f', resource: 'distribution:d1' });
+    expect(subjectOf('variant', 'updated', { id: 'v1', flag_key: 'f' }, 'ns', {})).toEqual({ namespace: 'ns', flag: 'f', segment: null, resource: 'variant:ns/v1' });
+    expect(subjectOf('distribution', 'created', { id: 'd1' }, 'ns', { flagKey: 'f' })).toMatchObject({ flag: 'f', resource: 'distribution:ns/d1' });
     expect(subjectOf('constraint', 'deleted', { id: 'c1', segment_key: 's' }, 'ns', {})).toMatchObject({ segment: 's', flag: null });
     expect(subjectOf('namespace', 'created', { key: 'prod' }, null, {})).toMatchObject({ namespace: 'prod', resource: 'namespace:prod' });
     expect(subjectOf('token', 'created', { id: 't' }, null, {})).toMatchObject({ namespace: null, resource: 'token:t' });

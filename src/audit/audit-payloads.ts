@@ -82,8 +82,8 @@ export function payloadFromRequest(fields: Record<string, unknown>): Json {
 }
 
 /**
- * The resource an event is about. Things with ids (variants, rules, …) are named by id; flags, segments and
- * namespaces by key, since a key can be deleted and created again and still be "the same flag" to its readers.
+ * The resource an event is about. Things with ids (variants, rules, …) are named by namespace and id; flags, segments
+ * and namespaces by key, since a key can be deleted and created again and still be "the same flag" to its readers.
  */
 export function subjectOf(type: AuditType, action: AuditAction, payload: Json, namespace: string | null, route: Json): AuditSubject {
   const flag = text(payload.flag_key) || text(route.flagKey) || (type === 'flag' ? text(payload.key) : '');
@@ -101,9 +101,14 @@ export function subjectOf(type: AuditType, action: AuditAction, payload: Json, n
     case 'segment':
       resource = `segment:${ns}/${segment}`;
       break;
+    case 'token':
+      resource = `token:${id}`;
+      break;
     default:
-      // A reorder names no single rule or rollout: it is about the flag's order.
-      resource = id ? `${type}:${id}` : `${type}:${ns}/${flag}:${action}`;
+      // Ids are named within their namespace: a request naming another namespace's id through this one's path must
+      // neither see nor cut that id's history there. A reorder names no single rule or rollout: it is about the
+      // flag's order.
+      resource = id ? `${type}:${ns}/${id}` : `${type}:${ns}/${flag}:${action}`;
   }
   return {
     namespace: ns || null,

@@ -2,7 +2,8 @@
  * Where audit events go once their write has committed: to the stored trail (every event, when
  * `audit.storage.enabled`) and to the sinks (`audit.events` decides which). Nothing here is awaited by the write:
  * each destination has its own ordered outbox (DeliveryQueue), retried while the process lives and bounded by
- * `limits.max_audit_backlog`. Each event is delivered by the instance that committed its write, once.
+ * `limits.max_audit_backlog` events and `limits.max_audit_backlog_bytes` bytes (a receiver that hangs while large
+ * writes go on costs at most that much memory per destination). Each event is delivered by the instance that committed its write, once.
  *
  * Flipt batches events for its sinks (`audit.buffer`); Flagpole hands each event on at once, so a webhook fires
  * within milliseconds of the write (docs/api.md, differences). The buffer keys are accepted and have no effect.
@@ -14,7 +15,7 @@ import type { FlagpoleConfig } from '../config/config.types';
 import { rootLogger } from '../logging/logger';
 import { MetricsRegistry } from '../metrics/metrics.registry';
 import { isDatabaseUnreachable } from '../storage/unreachable';
-import type { AuditEvent, AuditSubject } from './audit-event';
+import { eventBytes, type AuditEvent, type AuditSubject } from './audit-event';
 import { eventMatcher, type EventMatcher } from './audit-filter';
 import { timeOrderedId } from '../common/time-ordered-id';
 import { AuditRepository, type StoredEvent } from './audit.repository';
@@ -63,14 +64,17 @@ export class AuditTrail implements BeforeApplicationShutdown, OnApplicationShutd
     const { audit, limits } = config;
     this.matches = eventMatcher(audit.events);
     const capacity = limits.maxAuditBacklog;
+    const maxBytes = limits.maxAuditBacklogBytes;
     const report: SinkReporter = {
       dropped: (sink, count, reason) => this.dropped(sink, count, reason),
       retrying: (sink, error, inMs) => this.warnSometimes(sink, `audit events to ${sink} not delivered yet (${error.message}); retrying in ${inMs} ms`),
     };
     const { log, webhook } = audit.sinks;
-    if (log.enabled) this.sinks.push(new LogSink(log.file, log.encoding === 'console' ? 'console' : 'json', rootLogger(config.log)));
+    if (log.enabled) {
+      this.sinks.push(new LogSink(log.file, log.encoding === 'console' ? 'console' : 'json', rootLogger(config.log), maxBytes, (count, reason) => this.dropped('log', count, reason)));
+    }
     if (webhook.enabled) {
-      const options = { maxBackoffMs: webhook.maxBackoffDuration, capacity };
+      const options = { maxBackoffMs: webhook.maxBackoffDuration, capacity, maxBytes };
       if (webhook.url) {
         this.sinks.push(new WebhookSink('webhook', { url: webhook.url, headers: {}, body: eventBody, signingSecret: webhook.signingSecret }, options, report));
       }
@@ -82,6 +86,8 @@ export class AuditTrail implements BeforeApplicationShutdown, OnApplicationShutd
       ? new DeliveryQueue<StoredEvent>({
           send: (batch) => this.storeBatch(repository, batch),
           capacity,
+          maxBytes,
+          weigh: (stored) => eventBytes(stored.event),
           batchSize: STORE_BATCH,
           lingerMs: STORE_LINGER_MS,
           initialBackoffMs: 250,

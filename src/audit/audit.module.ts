@@ -6,6 +6,7 @@ import { Global, Module } from '@nestjs/common';
 import { OperationLocks } from '../auth/operation-lock.service';
 import { AuditController } from './audit.controller';
 import { AuditInterceptor } from './audit.interceptor';
+import { AuditRecorder } from './audit-recorder.service';
 import { AuditRepository } from './audit.repository';
 import { AuditRetentionTask } from './audit-retention.task';
 import { AuditTrail } from './audit-trail.service';
@@ -13,7 +14,7 @@ import { AuditTrail } from './audit-trail.service';
 @Global()
 @Module({
   controllers: [AuditController],
-  providers: [AuditRepository, AuditTrail, AuditInterceptor, AuditRetentionTask, OperationLocks],
-  exports: [AuditTrail, AuditInterceptor],
+  providers: [AuditRepository, AuditTrail, AuditRecorder, AuditInterceptor, AuditRetentionTask, OperationLocks],
+  exports: [AuditTrail, AuditRecorder, AuditInterceptor],
 })
 export class AuditModule {}

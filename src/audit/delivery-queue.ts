@@ -4,8 +4,9 @@
  * back-off (doubling up to `maxBackoffMs`) for as long as the process lives, so a destination that is down for a
  * minute receives everything, in order, when it is back. The writes that produced the items never wait for it.
  *
- * Bounded: past `capacity` waiting items the oldest one not in flight is dropped (and reported), so a destination
- * down for days cannot exhaust memory. An Undeliverable error drops the batch at once (a receiver that refuses it
+ * Bounded in count and in bytes: past `capacity` waiting items, or `maxBytes` of them (as `weigh` measures them), the
+ * oldest ones not in flight are dropped (and reported), so a destination down for days, or one that hangs while large
+ * items arrive, cannot exhaust memory. An item larger than `maxBytes` on its own is dropped at once. An Undeliverable error drops the batch at once (a receiver that refuses it
  * for good would otherwise hold up everything behind it).
  */
 export class Undeliverable extends Error {}
@@ -14,6 +15,9 @@ export interface DeliveryOptions<T> {
   /** Sends one batch; resolves when the destination has it. */
   send: (batch: T[]) => Promise<void>;
   capacity: number;
+  /** Most bytes waiting (in flight included), as `weigh` measures each item. */
+  maxBytes: number;
+  weigh: (item: T) => number;
   batchSize: number;
   initialBackoffMs: number;
   maxBackoffMs: number;
@@ -32,6 +36,9 @@ export interface DeliveryOptions<T> {
 
 export class DeliveryQueue<T> {
   private readonly items: T[] = [];
+  /** Each waiting item's weight, beside it in `items`. */
+  private readonly weights: number[] = [];
+  private bytes = 0;
   private inFlight = 0;
   private running = false;
   private closed = false;
@@ -44,14 +51,37 @@ export class DeliveryQueue<T> {
     return this.items.length;
   }
 
+  /** Bytes waiting (in flight included). */
+  get waitingBytes(): number {
+    return this.bytes;
+  }
+
   push(item: T): void {
     if (this.closed) return;
-    if (this.items.length >= this.options.capacity && this.items.length > this.inFlight) {
-      this.items.splice(this.inFlight, 1);
-      this.options.onDrop(1, `more than ${this.options.capacity} events waiting`);
+    const { capacity, maxBytes } = this.options;
+    const weight = this.options.weigh(item);
+    if (weight > maxBytes) {
+      this.options.onDrop(1, `an event of ${weight} bytes is larger than the ${maxBytes} bytes that may wait`);
+      return;
     }
+    let dropped = 0;
+    while (this.items.length > this.inFlight && (this.items.length >= capacity || this.bytes + weight > maxBytes)) {
+      this.bytes -= this.weights[this.inFlight];
+      this.items.splice(this.inFlight, 1);
+      this.weights.splice(this.inFlight, 1);
+      dropped++;
+    }
+    if (dropped > 0) this.options.onDrop(dropped, `more than ${capacity} events or ${maxBytes} bytes waiting`);
     this.items.push(item);
+    this.weights.push(weight);
+    this.bytes += weight;
     if (!this.running) void this.pump();
+  }
+
+  /** Removes the first `count` items (delivered or given up on). */
+  private shift(count: number): void {
+    this.items.splice(0, count);
+    for (const weight of this.weights.splice(0, count)) this.bytes -= weight;
   }
 
   /** Resolves once nothing is waiting, or after `ms`; true when everything was delivered. */
@@ -82,12 +112,12 @@ export class DeliveryQueue<T> {
       this.inFlight = batch.length;
       try {
         await this.options.send(batch);
-        this.items.splice(0, this.inFlight);
+        this.shift(this.inFlight);
         backoff = this.options.initialBackoffMs;
         this.options.onAttempt?.(this.items.length);
       } catch (e) {
         if (e instanceof Undeliverable) {
-          this.items.splice(0, this.inFlight);
+          this.shift(this.inFlight);
           this.options.onDrop(batch.length, e.message);
           this.options.onAttempt?.(this.items.length);
         } else {

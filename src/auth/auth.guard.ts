@@ -19,6 +19,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Passport } from 'passport';
 import { Authorizer } from '../authorization/authorizer.service';
 import { credentialLabel } from '../authorization/credential-label';
+import type { Grant, Permission } from '../authorization/grant';
 import { GRANT, type AuthorizedRequest } from '../authorization/request-grant';
 import { PermissionDeniedError, UnauthenticatedError } from '../common/errors';
 import { CONFIG } from '../config/config.tokens';
@@ -30,7 +31,7 @@ import type { AuthenticationRecord } from './authentication.record';
 import { takeEarlyAuthentication, type Authentication } from './early-authentication';
 import { TOKEN_NAMESPACE } from './methods/token/token.metadata';
 import { Denials } from './denials';
-import { namesNamespace, requestNamespace } from './request-namespace';
+import { batchNamespaces, namesNamespace, requestNamespace } from './request-namespace';
 import { policyOfRequest, type RoutePolicy } from './route-policy';
 import { clearRefusedSession } from './session-cookies';
 
@@ -139,8 +140,20 @@ export class AuthGuard implements CanActivate {
     let namespace: string | null = null;
     if (access.namespace === 'scope' || (access.namespace === 'ifNamed' && namesNamespace(request))) {
       namespace = policy.scope ? requestNamespace(request, policy.scope) : null;
+      // A v2 batch whose items span namespaces names no single one: it is allowed where each of them is.
+      if (namespace === null && policy.scope === 'requests') {
+        const namespaces = batchNamespaces(request.body);
+        if (namespaces.length > 0) {
+          for (const ns of namespaces) this.check(a, request, grant, access.needs, ns);
+          return;
+        }
+      }
     }
-    for (const { action, resource } of access.needs) {
+    this.check(a, request, grant, access.needs, namespace);
+  }
+
+  private check(a: AuthenticationRecord, request: FastifyRequest, grant: Grant, needs: readonly Permission[], namespace: string | null): void {
+    for (const { action, resource } of needs) {
       if (!grant.allows(action, resource, namespace)) throw this.denial(a, request, `${action} on ${resource}`, namespace, grant.roles);
     }
   }

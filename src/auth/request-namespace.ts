@@ -77,10 +77,18 @@ function messageOf(request: ScopedRequest): unknown {
 
 /** Every item's namespace (empty → default) must be the same one; a batch without items names none. */
 function batchNamespace(body: unknown): string | null {
+  const namespaces = batchNamespaces(body);
+  return namespaces.length === 1 ? namespaces[0] : null;
+}
+
+/**
+ * The distinct namespaces a v2 batch's items name (empty → default), in first-named order; none without items. For
+ * authorization, which allows a batch spanning namespaces when each of them is allowed.
+ */
+export function batchNamespaces(body: unknown): string[] {
   const items = asObject(body)?.requests;
-  if (!Array.isArray(items) || items.length === 0) return null;
-  const namespaces = new Set(items.map((item) => namespaceOr(field(item, 'namespaceKey'))));
-  return namespaces.size === 1 ? [...namespaces][0] : null;
+  if (!Array.isArray(items)) return [];
+  return [...new Set(items.map((item) => namespaceOr(field(item, 'namespaceKey'))))];
 }
 
 /** The fields read here with their proto (snake_case) spellings, worked out once: on every authorized request. */

@@ -546,6 +546,7 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
       maxSnapshotLoads: int(4, 'Most namespace snapshots loaded from the database at once (start-up, missed changes); others queue, and evaluations of namespaces already loaded never wait for them.', { min: 1 }),
       maxEventStreams: int(10000, 'Most event streams (OFREP and snapshot change streams) open on this instance; past it new ones get 503 with Retry-After. Each is an open connection: keep `max_connections` above it.', { min: 0 }),
       maxAuditBacklog: int(10000, 'Most audit events waiting for one destination (a webhook, a template, the stored trail) while it is down or slow; past it the oldest waiting event is dropped, logged and counted in `flagpole_audit_events_dropped_total`.', { min: 1 }),
+      maxAuditBacklogBytes: int(16 * 1024 * 1024, 'Most bytes of audit events (their JSON) waiting for one destination (a webhook, a template, the stored trail, the log file); past it the oldest waiting events are dropped, logged and counted in `flagpole_audit_events_dropped_total`, and an event larger than this on its own is dropped at once.', { min: 64 * 1024 }),
       maxChangeMessageBytes: int(1024 * 1024, 'Largest write delta sent to the other instances over Redis; a larger write is announced without its content and they reload the namespace.', { min: 1024 }),
     },
     { json: false },

@@ -561,6 +561,7 @@ export interface LimitsConfig {
   maxChangeMessageBytes: number;
   maxEventStreams: number;
   maxAuditBacklog: number;
+  maxAuditBacklogBytes: number;
 }
 
 // ---- streams (Flagpole addition; docs/api.md, Event streams) -------------------------------------------------------

@@ -53,7 +53,12 @@ export class DistributionsService {
     requireField('flagKey', flagKey);
     requireField('ruleId', ruleId);
     requireField('variantId', variantId);
-    await this.db.write(ofRule(namespaceKey, ruleId), (em) => this.rules.deleteDistribution(em, ruleId, id, variantId!));
+    await this.db.write(ofRule(namespaceKey, ruleId), async (em) => {
+      // Only a rule of this namespace: ids sent through another namespace's path delete nothing (as a delete of an
+      // id that does not exist, Flipt's answer).
+      const rule = await this.rules.findIn(em, namespaceKey, ruleId);
+      if (rule) await this.rules.deleteDistribution(em, rule.id, id, variantId!);
+    });
   }
 
   /**

@@ -73,6 +73,16 @@ describe('authorization with the example policy', () => {
     expect(ofrep.status).toBe(200);
   });
 
+  it('a v2 batch spanning namespaces is allowed when each of them is (issue 38, item 16)', async () => {
+    const evaluator = as(await tokenWithRole(fp.admin, 'evaluator'));
+    const item = (namespaceKey: string) => ({ namespaceKey, flagKey: 'f', entityId: 'e', context: {} });
+    const both = await evaluator.post('/evaluate/v1/batch', { requests: [item('production'), item('staging'), item('production')] });
+    expect(both.status).toBe(200);
+    expect(both.body.responses).toHaveLength(3);
+    const beyond = await evaluator.post('/evaluate/v1/batch', { requests: [item('staging'), item('other')] });
+    expect({ status: beyond.status, body: beyond.body }).toEqual({ status: 403, body: DENIED });
+  });
+
   it('a credential no binding matches may ask who it is, and nothing else', async () => {
     const nobody = as(await tokenWithRole(fp.admin, 'no-such-role'));
     expect((await nobody.get('/auth/v1/self')).status).toBe(200);

@@ -93,6 +93,13 @@ describe('distributions', () => {
       expect(ok(await ctx.api.get(`${N('production')}/flags/test/rules/${prodRule.id}`)).distributions).toEqual([prodDist]);
     });
 
+    it('a delete through another namespace\'s path deletes nothing there (issue 38, item 3)', async () => {
+      const prodVariantId = prodDist.variantId;
+      const r = await ctx.api.delete(`${base}/${prodRule.id}/distributions/${prodDist.id}?variantId=${prodVariantId}`);
+      expect({ status: r.status, body: r.body }).toEqual({ status: 200, body: {} });
+      expect(ok(await ctx.api.get(`${N('production')}/flags/test/rules/${prodRule.id}`)).distributions).toEqual([prodDist]);
+    });
+
     it('a rule of another namespace is not found', async () => {
       expectError(await ctx.api.post(`${base}/${prodRule.id}/distributions`, { variantId: one.id, rollout: 50 }), 404, 5,
         `variant "${one.id}", rule "${prodRule.id}", flag "test" in namespace "default" not found`);

@@ -12,7 +12,7 @@
 import { createHmac } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { AuditEvent } from '../audit-event';
+import { eventBytes, type AuditEvent } from '../audit-event';
 import { DeliveryQueue, Undeliverable } from '../delivery-queue';
 import type { AuditSink } from './audit-sink';
 import { renderTemplate } from './webhook-template';
@@ -48,7 +48,7 @@ export class WebhookSink implements AuditSink {
   constructor(
     readonly name: string,
     private readonly target: WebhookTarget,
-    options: { maxBackoffMs: number; capacity: number },
+    options: { maxBackoffMs: number; capacity: number; maxBytes: number },
     report: SinkReporter,
   ) {
     this.url = new URL(target.url);
@@ -56,6 +56,8 @@ export class WebhookSink implements AuditSink {
     this.queue = new DeliveryQueue<AuditEvent>({
       send: ([event]) => this.post(event),
       capacity: options.capacity,
+      maxBytes: options.maxBytes,
+      weigh: eventBytes,
       batchSize: 1,
       initialBackoffMs: Math.min(FIRST_RETRY_MS, options.maxBackoffMs),
       maxBackoffMs: options.maxBackoffMs,
@@ -117,4 +119,4 @@ export class WebhookSink implements AuditSink {
 /** The plain webhook: the event's JSON. */
 export const eventBody = (event: AuditEvent): string => JSON.stringify(event);
 
-export const templateBody = (template: string) => (event: AuditEvent): string => renderTemplate(template, event);
+ (event: AuditEvent): string => renderTemplate(template, event, headers);=>export const templateBody = (template: string) => (event: AuditEvent): string => renderTemplate(template, event);=> (event: AuditEvent): string => renderTemplate(template, event, headers);
