@@ -79,7 +79,7 @@ export class AuditTrail implements BeforeApplicationShutdown, OnApplicationShutd
         this.sinks.push(new WebhookSink('webhook', { url: webhook.url, headers: {}, body: eventBody, signingSecret: webhook.signingSecret }, options, report));
       }
       webhook.templates.forEach((t, i) => {
-        this.sinks.push(new WebhookSink(`webhook template ${i}`, { url: t.url, headers: t.headers, body: templateBody(t.body), signingSecret: '' }, options, report));
+        this.sinks.push(new WebhookSink(`webhook template ${i}`, { url: t.url, headers: t.headers, body: templateBody(t.body, t.headers), signingSecret: '' }, options, report));
       });
     }
     this.store = audit.storage.enabled

@@ -7,12 +7,12 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentAuthentication, Excludable, NamespaceScoped, Needs } from '../auth/auth.decorators';
 import type { AuthenticationRecord } from '../auth/authentication.record';
-import { parseTimestamp } from '../auth/auth.dto';
 import { TOKEN_NAMESPACE } from '../auth/methods/token/token.metadata';
 import { RequestNamespace } from '../auth/request-namespace.decorator';
 import { NotFoundError, ValidationError } from '../common/errors';
 import { resolvePage } from '../common/pagination';
 import type { AuditEvent } from './audit-event';
+import { parseTimeBound } from './audit-time-bound';
 import { AuditListQuery, AuditListResponse } from './audit.dto';
 import { AuditRepository } from './audit.repository';
 import { AuditTrail } from './audit-trail.service';
@@ -52,8 +52,8 @@ export class AuditController {
         flag: q.flagKey,
         segment: q.segmentKey,
         actor: q.actor,
-        since: q.since ? parseTimestamp(q.since, 'since') : undefined,
-        until: q.until ? parseTimestamp(q.until, 'until') : undefined,
+        since: q.since ? parseTimeBound(q.since, 'since') : undefined,
+        until: q.until ? parseTimeBound(q.until, 'until') : undefined,
       },
       page,
     );

@@ -232,7 +232,7 @@ function checkAudit(config: FlagpoleConfig, ctx: RuleContext): void {
   webhook.templates.forEach((t, i) => {
     const urlIssue = t.url === '' ? 'is required' : urlProblem(t.url);
     if (urlIssue) ctx.issue([...sinks, 'webhook', 'templates', String(i), 'url'], urlIssue);
-    const bodyIssue = templateProblem(t.body);
+    const bodyIssue = templateProblem(t.body, t.headers);
     if (bodyIssue) ctx.issue([...sinks, 'webhook', 'templates', String(i), 'body'], bodyIssue);
   });
   if (kafka.enabled) {

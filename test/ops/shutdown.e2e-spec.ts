@@ -1,13 +1,12 @@
 /**
  * SIGTERM on the built server (`node dist/main.js`, as the Docker image runs it): gRPC health turns NOT_SERVING at
  * once, a request in flight — here a body still arriving — finishes and its write is committed, new connections are
- * refused, and the process exits 0 well within the grace period.
+ * refused, and the process exits 0: its own word that it finished within the grace period (past it, it exits 1).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SHUTDOWN_GRACE_MS } from '../../src/health/graceful-shutdown';
 import { TEST_DIALECT } from '../support/databases';
 import { client } from '../support/flagpole';
 import { check, healthClient } from './support/grpc-health-client';
@@ -61,9 +60,13 @@ onSqlite('shutdown of the built server', () => {
       await new Promise((r) => setTimeout(r, 200)); // the server has the request's head and is waiting for its body
       const sigterm = fp.signal('SIGTERM');
 
-      // At once: the gRPC health service says NOT_SERVING (it stays up until HTTP has drained).
-      await new Promise((r) => setTimeout(r, 300));
-      expect(await check(health)).toBe('NOT_SERVING');
+      // The gRPC health service says NOT_SERVING while the drain is still held open by the request in flight (it stays
+      // up until HTTP has drained). Polled: the signal reaches the process when the machine gets round to it.
+      for (let status = await check(health); status !== 'NOT_SERVING'; status = await check(health)) {
+        // Still SERVING, or no answer within the check's deadline (DEADLINE_EXCEEDED, 4) on a busy machine: ask again.
+        if (status !== 'SERVING') expect(status).toBe(4);
+        await new Promise((r) => setTimeout(r, 50));
+      }
       // New connections are no longer accepted.
       await expect(fetch(`${fp.url}/health/ready`)).rejects.toThrow();
 
@@ -75,14 +78,15 @@ onSqlite('shutdown of the built server', () => {
       const exit = await fp.exit;
       if (exit.code !== 0) console.log(fp.raw.join('\n'));
       const shutdownMs = exit.at - sigterm;
+      // Exit 0 is the server's word that it stopped before its SHUTDOWN_GRACE_MS deadline, which exits 1. How long it
+      // took is printed below, not asserted: a loaded machine stretches it.
       expect(exit).toMatchObject({ code: 0, signal: null });
-      expect(shutdownMs).toBeLessThan(SHUTDOWN_GRACE_MS);
       expect(fp.lines.map((l) => l.M)).toEqual(
         expect.arrayContaining([expect.stringMatching(/^SIGTERM received/), expect.stringMatching(/^stopped in \d+ ms$/)]),
       );
       health.close();
       // Reported by the suite's log; see docs/deployment.md for the measured numbers.
-      console.log(`cold start ${coldStartMs} ms; SIGTERM → exit ${shutdownMs} ms (the in-flight body completed ~300 ms after SIGTERM)`);
+      console.log(`cold start ${coldStartMs} ms; SIGTERM → exit ${shutdownMs} ms (the in-flight body completed once NOT_SERVING was seen)`);
     } finally {
       grpc.close();
       fp.kill();

@@ -2,7 +2,7 @@
  * Scale-out as operators run it: two built Flagpole processes on one PostgreSQL database (reached through a loopback
  * TCP proxy, so the test can cut it) and one Redis (a private redis-server, so the test can stop it).
  *   - both start together on an empty database and migrate once;
- *   - a write on one instance reaches the other's evaluations within 1 s (measured, printed);
+ *   - a write on one instance reaches the other's evaluations as a delta over Redis (how long it took is printed);
  *   - 100 parallel creates of one flag key across both: one success, Flipt's duplicate error for the rest;
  *   - Redis goes away: no 5xx, /health says so, writes still reach the other instance (version poll); it returns:
  *     broadcast resumes without a restart;
@@ -13,8 +13,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
-import { FRESH_MS } from '../../src/auth/authentication.store';
-import { ormOptions } from '../../src/storage/orm-options';
+import { FRESH_MS, REFRESH_MS } from '../../src/auth/authentication.store';
+import { ACQUIRE_TIMEOUT_MS, ormOptions } from '../../src/storage/orm-options';
 import { freshDatabaseUrl } from '../support/databases';
 import { BOOTSTRAP, bearer, eventually } from '../auth/support';
 import { client } from '../support/flagpole';
@@ -38,8 +38,11 @@ async function propagation(writer: Api, reader: Api, flagKey: string, enabled: b
   return convergence(reader, flagKey, enabled);
 }
 
-/** Polls `api` until the flag's boolean evaluation equals `expected`; returns the milliseconds it took. */
-async function convergence(api: Api, flagKey: string, expected: boolean, timeoutMs = 5000): Promise<number> {
+/**
+ * Polls `api` until the flag's boolean evaluation equals `expected`; returns the milliseconds it took (printed by the
+ * tests, never asserted: `timeoutMs` only stops a wait that would never end).
+ */
+async function convergence(api: Api, flagKey: string, expected: boolean, timeoutMs = 20_000): Promise<number> {
   const start = performance.now();
   for (;;) {
     const r = await api.post('/evaluate/v1/boolean', { flagKey, entityId: 'e1', context: {} });
@@ -111,6 +114,15 @@ suite('two instances on one PostgreSQL and one Redis', () => {
 
   const it_ = (name: string, fn: () => Promise<void>, timeout = 60_000) => it(name, async () => (skipped ? undefined : fn()), timeout);
 
+  /**
+   * How many times B has loaded a namespace's state: every load goes through the cache (a hit or a miss), a delta
+   * applied needs none. A write that reached B over Redis leaves it unchanged; one found by the version poll does not.
+   */
+  const loadsOnB = async () => {
+    const text = (await client(b.url).get('/metrics')).text;
+    return [...text.matchAll(/^flagpole_cache_(?:hit|miss)_total\{cache="redis"\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
+  };
+
   it_('both came up on the one schema, each logging the shared cache it uses', async () => {
     for (const p of [a, b]) {
       expect((await client(p.url).get('/health')).body).toEqual({ status: 'SERVING' });
@@ -120,27 +132,22 @@ suite('two instances on one PostgreSQL and one Redis', () => {
     expect(migrated).toHaveLength(1);
   });
 
-  it_('a write on one instance reaches the other within 1 s; the namespace state is shared through Redis', async () => {
+  it_('a write on one instance reaches the other as a delta over Redis; the namespace state is shared through Redis', async () => {
     expect((await apiA.post('/api/v1/namespaces/default/flags', { key: 'conv', name: 'Conv', type: 'BOOLEAN_FLAG_TYPE', enabled: false })).status).toBe(200);
     await convergence(apiB, 'conv', false);
-    // Every load of a namespace's state goes through the cache (a hit or a miss); a delta applied needs none.
-    const loads = async () => {
-      const text = (await client(b.url).get('/metrics')).text;
-      return [...text.matchAll(/^flagpole_cache_(?:hit|miss)_total\{cache="redis"\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
-    };
-    const loadsBefore = await loads();
+    const loadsBefore = await loadsOnB();
     const times: number[] = [];
     for (let i = 0; i < 20; i++) {
       const enabled = i % 2 === 0;
       const [writer, reader] = i % 4 < 2 ? [apiA, apiB] : [apiB, apiA];
       times.push(await propagation(writer, reader, 'conv', enabled));
     }
+    // Printed, not asserted: how long is speed, and a loaded machine stretches it.
     console.log(
       `convergence between two instances over Redis: p50 ${percentile(times, 50).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms (n=${times.length})`,
     );
-    expect(Math.max(...times)).toBeLessThan(1000);
     // The writes reached B as deltas over Redis: B did not load the namespace again for any of them.
-    expect(await loads()).toBe(loadsBefore);
+    expect(await loadsOnB()).toBe(loadsBefore);
     // The loaded namespace state sits in Redis under the configured prefix, once per version.
     expect(await redis.command('KEYS', 'flagpole::snapshot:default:*')).toMatch(/^\*[1-9]/);
   });
@@ -157,11 +164,10 @@ suite('two instances on one PostgreSQL and one Redis', () => {
     } finally {
       await orm.close(true);
     }
-    // With Redis up a poll first gives the delta on its way one interval, then loads: within two intervals.
-    await Promise.all([convergence(apiA, 'conv', true, 5000), convergence(apiB, 'conv', true, 5000)]);
-    const took = performance.now() - start;
-    console.log(`a write without a message was found by the version poll in ${took.toFixed(0)} ms`);
-    expect(took).toBeLessThan(3000);
+    // Nothing announced it, so only the version poll can find it. With Redis up a poll first gives the delta on its
+    // way one interval, then loads: about two intervals on an idle machine (printed, not asserted).
+    await Promise.all([convergence(apiA, 'conv', true), convergence(apiB, 'conv', true)]);
+    console.log(`a write without a message was found by the version poll in ${(performance.now() - start).toFixed(0)} ms`);
     // The instances took it up as a whole: deltas apply on top of the version they found.
     await propagation(apiB, apiA, 'conv', false);
   });
@@ -172,13 +178,17 @@ suite('two instances on one PostgreSQL and one Redis', () => {
     const created = await apiA.post('/auth/v1/method/token', { name: 'short-lived', description: 'revoked in the test' });
     expect(created.status).toBe(200);
     const viaB = client(b.url, bearer(created.body.clientToken));
+    const verified = performance.now();
     expect((await viaB.get('/api/v1/namespaces')).status).toBe(200); // B has verified and remembers it now
     expect((await apiA.delete(`/auth/v1/tokens/${created.body.authentication.id}`)).status).toBe(200);
     const start = performance.now();
-    await eventually(async () => expect((await viaB.get('/api/v1/namespaces')).status).toBe(401), 3000, 5);
+    await eventually(async () => expect((await viaB.get('/api/v1/namespaces')).status).toBe(401), 15_000, 5);
     const refusedAfter = performance.now() - start;
     console.log(`a token deleted on one instance was refused by the other after ${refusedAfter.toFixed(0)} ms`);
-    expect(refusedAfter).toBeLessThan(1000);
+    // Here the time is the behaviour: B serves a verification it remembers, asking nothing, until it is REFRESH_MS
+    // old (authentication.store.ts). A refusal before then, counted from before B verified, can only be the Redis
+    // broadcast; without it the refusal comes from B's own check again, later.
+    expect(performance.now() - verified).toBeLessThan(REFRESH_MS);
   });
 
   it_('100 parallel creates of one key across both instances: one success, Flipt duplicate errors, no 5xx, no orphans', async () => {
@@ -210,20 +220,25 @@ suite('two instances on one PostgreSQL and one Redis', () => {
     const flags = await apiB.post('/evaluate/v1/batch', { requests: [{ flagKey: 'conv', entityId: 'x', context: {} }, { flagKey: 'race', entityId: 'x', context: {} }] });
     expect(flags.status).toBe(200);
     expect(a.lines.some((l) => /redis .* unavailable/.test(l.M))).toBe(true);
+    // It converged (the version poll being the only way left); how long it took is printed, not asserted.
     console.log(`without Redis: health 503 within ${Date.now() - down} ms; a write converged in ${withoutRedis.toFixed(0)} ms (version poll)`);
-    expect(withoutRedis).toBeLessThan(2500);
 
     await redis.start();
     for (const p of [a, b]) {
       await eventually(async () => expect((await client(p.url).get('/health')).body).toEqual({ status: 'SERVING' }), 15_000);
     }
     expect(a.lines.some((l) => /redis .* reachable again/.test(l.M))).toBe(true);
+    // Broadcast resumed: a write reaches B as a delta again, B loading nothing (the version poll would have it load).
+    // The first writes after the reconnection may still be found by the poll: this waits for one that is not.
     const times: number[] = [];
-    for (let i = 0; i < 6; i++) {
-      times.push(await propagation(apiA, apiB, 'conv', i % 2 === 0));
-    }
-    console.log(`after Redis returned: convergence max ${Math.max(...times).toFixed(1)} ms`);
-    expect(Math.max(...times)).toBeLessThan(1000);
+    let enabled = true;
+    await eventually(async () => {
+      const loadsBefore = await loadsOnB();
+      enabled = !enabled;
+      times.push(await propagation(apiA, apiB, 'conv', enabled));
+      expect(await loadsOnB()).toBe(loadsBefore);
+    }, 30_000, 0);
+    console.log(`after Redis returned: convergence ${times.map((t) => t.toFixed(1)).join(', ')} ms`);
   }, 90_000);
 
   it_('the database goes away: evaluations answer, writes get 503; it returns: writes work without a restart', async () => {
@@ -233,8 +248,8 @@ suite('two instances on one PostgreSQL and one Redis', () => {
     // A loses the database first; a write through B reaches A as a delta over Redis: A needs no database for it.
     await proxyA.stop();
     expect((await apiB.put('/api/v1/namespaces/default/flags/conv', { key: 'conv', name: 'conv', enabled: false })).status).toBe(200);
-    await sleep(100);
-    expect(await apiA.post('/evaluate/v1/boolean', { flagKey: 'conv', entityId: 'e1', context: {} })).toMatchObject({ status: 200, body: { enabled: false } });
+    // However long the delta takes to arrive (it used to be given 100 ms): A evaluates it, 200 all along.
+    await convergence(apiA, 'conv', false);
     await proxyB.stop();
     for (const api of [apiA, apiB]) {
       const r = await api.post('/evaluate/v1/boolean', { flagKey: 'conv', entityId: 'e1', context: {} });
@@ -272,10 +287,9 @@ suite('two instances on one PostgreSQL and one Redis', () => {
       expect(r).toMatchObject({ status: 200, body: { enabled: false } }); // the delta, applied without the database
     }
     console.log(`evaluations while the database hangs: first ${took[0].toFixed(0)} ms, then at most ${Math.max(...took.slice(1)).toFixed(0)} ms`);
-    // Waiting on the hung database would take the pool's acquire timeout (10 s); the bounds only tell "did not wait"
-    // from "waited", with room for a loaded CI machine (the later ones measured 8–22 ms idle, 201 ms once under CI).
-    expect(took[0]).toBeLessThan(3000);
-    expect(Math.max(...took.slice(1))).toBeLessThan(1000);
+    // Here the time is the behaviour: an evaluation that waited on the hung database would take the pool's acquire
+    // timeout. Below it, each one did not wait (the later ones measured 8–22 ms idle, 201 ms once under CI).
+    for (const ms of took) expect(ms).toBeLessThan(ACQUIRE_TIMEOUT_MS);
     proxyB.setBlackHole(false);
     // The hung reload gives up within the pool's acquire timeout (10 s); the next one succeeds.
     const caughtUp = await convergence(apiB, 'conv', false, 20_000);

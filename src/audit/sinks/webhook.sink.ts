@@ -119,4 +119,4 @@ export class WebhookSink implements AuditSink {
 /** The plain webhook: the event's JSON. */
 export const eventBody = (event: AuditEvent): string => JSON.stringify(event);
 
- (event: AuditEvent): string => renderTemplate(template, event, headers);=>export const templateBody = (template: string) => (event: AuditEvent): string => renderTemplate(template, event);=> (event: AuditEvent): string => renderTemplate(template, event, headers);
+export const templateBody = (template: string, headers: Record<string, string>) => (event: AuditEvent): string => renderTemplate(template, event, headers);

@@ -1,7 +1,8 @@
 /**
  * A real webhook receiver on loopback for the audit sink tests: records every request (headers, raw body, the status
- * it was answered with) and can misbehave on demand — answer 5xx for the next N requests, answer late, or go away
- * (listener closed, open sockets destroyed) and come back on the same port, as a restarted receiver would.
+ * it was answered with) and can misbehave on demand — answer 5xx for the next N requests, answer late or not until
+ * released, or go away (listener closed, open sockets destroyed) and come back on the same port, as a restarted
+ * receiver would.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { Socket } from 'node:net';
@@ -20,6 +21,8 @@ export class Receiver {
   /** Every request waits this long before it is answered. */
   delayMs = 0;
   private failures: { left: number; status: number } = { left: 0, status: 500 };
+  /** While held, the answers of requests that arrived, waiting for release. */
+  private held: Array<() => void> | null = null;
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
   private port = 0;
@@ -42,6 +45,16 @@ export class Receiver {
   /** The next `count` requests are answered `status` (and recorded like any other). */
   fail(count: number, status = 500): void {
     this.failures = { left: count, status };
+  }
+
+  /** Answers nothing until the returned function is called; then answers what arrived meanwhile, in order. */
+  hold(): () => void {
+    this.held = [];
+    return () => {
+      const waiting = this.held ?? [];
+      this.held = null;
+      for (const answer of waiting) answer();
+    };
   }
 
   /** Forgets what was received so far. */
@@ -91,7 +104,8 @@ export class Receiver {
           this.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, raw: Buffer.concat(chunks).toString('utf8'), status });
           res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'failed');
         };
-        if (this.delayMs > 0) setTimeout(answer, this.delayMs);
+        if (this.held) this.held.push(answer);
+        else if (this.delayMs > 0) setTimeout(answer, this.delayMs);
         else answer();
       });
     });
