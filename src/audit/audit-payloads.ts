@@ -88,7 +88,7 @@ export function payloadFromRequest(fields: Record<string, unknown>): Json {
 export function subjectOf(type: AuditType, action: AuditAction, payload: Json, namespace: string | null, route: Json): AuditSubject {
   const flag = text(payload.flag_key) || text(route.flagKey) || (type === 'flag' ? text(payload.key) : '');
   const segment = text(payload.segment_key) || text(route.segmentKey) || (type === 'segment' ? text(payload.key) : '');
-  const ns = type === 'token' ? null : type === 'namespace' ? text(payload.key) : namespace;
+  const ns = type === 'token' ? null : type === 'namespace' ? text(payload.key) || text(payload.namespace_key) : namespace;
   const id = text(payload.id);
   let resource: string;
   switch (type) {

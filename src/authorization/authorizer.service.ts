@@ -35,6 +35,7 @@ export class Authorizer implements OnModuleDestroy {
   private readonly logger = new Logger('Authorization');
   readonly enabled: boolean;
   private readonly path: string;
+  private readonly maxAliasNodes: number;
   private loaded: Loaded | null = null;
   private lastError: string | null = null;
   private grants = new WeakMap<object, Grant>();
@@ -48,6 +49,7 @@ export class Authorizer implements OnModuleDestroy {
     const { required, local } = config.authorization;
     this.enabled = required;
     this.path = resolve(local.policy.path || '.');
+    this.maxAliasNodes = config.limits.maxYamlAliasNodes;
     if (!required) return;
     this.install(this.read(), true);
     this.fingerprint = this.stat();
@@ -104,7 +106,7 @@ export class Authorizer implements OnModuleDestroy {
       return true;
     }
     try {
-      this.install({ policy: parsePolicy(text, this.path), text, at: new Date() }, false);
+      this.install({ policy: parsePolicy(text, this.path, this.maxAliasNodes), text, at: new Date() }, false);
       return true;
     } catch (e) {
       return this.refuse(e instanceof PolicyError ? e.message : `${this.path}: ${(e as Error).message}`);
@@ -131,7 +133,7 @@ export class Authorizer implements OnModuleDestroy {
       throw new InvalidError(`authorization.local.policy.path: cannot read ${this.path}: ${(e as Error).message}`);
     }
     try {
-      return { policy: parsePolicy(text, this.path), text, at: new Date() };
+      return { policy: parsePolicy(text, this.path, this.maxAliasNodes), text, at: new Date() };
     } catch (e) {
       // Reported by main.ts as a plain message naming the file and the place in it.
       throw e instanceof PolicyError ? new InvalidError(`authorization.local.policy.path: ${e.message}`) : e;

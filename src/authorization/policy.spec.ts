@@ -107,6 +107,14 @@ roles:
     expect(policy.roles.get('also-reader')).toEqual(policy.roles.get('reader'));
   });
 
+  it('refuses aliases that stand for more than limits.max_yaml_alias_nodes, naming the place', () => {
+    const text = 'roles:\n  reader: &read\n    - resources: [flag]\n      actions: [read]\n  also-reader: *read\n';
+    // `*read` stands for 8 nodes: the list, the rule, its two keys, their two lists and each list's item.
+    expect(parsePolicy(text, 'policy.yml', 8).roles.get('also-reader')).toEqual(parsePolicy(text).roles.get('reader'));
+    expect(() => parsePolicy(text, 'policy.yml', 7))
+      .toThrow('policy.yml: not valid YAML or JSON at line 5, column 16: aliases stand for more than 7 nodes (limits.max_yaml_alias_nodes)');
+  });
+
   it.each([
     ['an empty map', '{}'],
     ['only a version', 'version: "1"'],
@@ -288,5 +296,112 @@ describe('the shipped example (docs/authorization.example.yml)', () => {
 
   it('reads `*` as everything, everywhere', () => {
     expect(policy.roles.get('admin')).toEqual([{ resources: [...RESOURCES], actions: [...ACTIONS], namespaces: null }]);
+  });
+});
+
+// Hardening issue 15: a file read while it is being written (or cut short by a full disk) must not widen access.
+describe('parsePolicy refuses a file cut off where it ends', () => {
+  /** Roles last, so that a cut can end the file inside a rule; an admin rule for everywhere, then narrower ones. */
+  const ROLES_LAST = `bindings:
+  - role: releaser
+    jwt:
+      claims:
+        scope: flags:release
+roles:
+  reader:
+    - resources: [namespace, flag, segment]
+      actions: read
+  releaser:
+    - resources: flag
+      actions: [create, update, delete]
+      namespaces: [staging, "eu-*-live"]
+    - resources: namespace
+      actions: read
+      namespaces:
+        - staging
+        - eu-*-live
+`;
+  const BINDINGS_LAST = `roles:
+  editor:
+    - resources: [flag]
+      actions: [read]
+      namespaces: [production]
+bindings:
+  - role: editor
+    github:
+      organization: acme-corp
+      team: release-managers
+`;
+
+  /** Every rule of `cut` is one of `whole`'s, or a part of one: no resource, action or namespace it did not name. */
+  function expectNoWider(cut: Policy, whole: Policy, text: string): void {
+    for (const [role, rules] of cut.roles) {
+      rules.forEach((rule, i) => {
+        const full = whole.roles.get(role)?.[i];
+        const where = `${JSON.stringify(text.slice(-40))}: roles.${role}[${i}]`;
+        expect({ where, wider: full === undefined }).toEqual({ where, wider: false });
+        expect({ where, resources: rule.resources.filter((r) => !full!.resources.includes(r)) }).toEqual({ where, resources: [] });
+        expect({ where, actions: rule.actions.filter((a) => !full!.actions.includes(a)) }).toEqual({ where, actions: [] });
+        const everywhere = full!.namespaces === null;
+        const extra = rule.namespaces === null ? (everywhere ? [] : ['every namespace']) : everywhere ? [] : rule.namespaces.filter((n) => !full!.namespaces!.includes(n));
+        expect({ where, namespaces: extra }).toEqual({ where, namespaces: [] });
+      });
+    }
+  }
+
+  it('a rule cut before its namespaces (at the end of a line) is refused, naming the rule', () => {
+    const cut = ROLES_LAST.slice(0, ROLES_LAST.indexOf('      namespaces: [staging, "eu-*-live"]'));
+    expect(refusal(() => parsePolicy(cut, 'policy.yml')).message).toBe(
+      'policy.yml: roles.releaser[0]: the file ends with this rule, and it names no namespaces: it may have been cut off before them; write `namespaces: "*"` if it is for every namespace',
+    );
+  });
+
+  it('a value cut mid-line is refused: a glob `eu-*-live` must not be read as `eu-*`', () => {
+    const cut = ROLES_LAST.slice(0, ROLES_LAST.lastIndexOf('-live'));
+    expect(cut.endsWith('- eu-*')).toBe(true);
+    expect(refusal(() => parsePolicy(cut, 'policy.yml')).message).toBe(
+      'policy.yml: roles.releaser[1]: the file ends inside this entry without a line break: it may have been cut off (a write not finished); end the file with a line break',
+    );
+  });
+
+  it('a binding cut mid-line is refused: organization `acme-corp` must not be read as `acme`', () => {
+    const cut = BINDINGS_LAST.slice(0, BINDINGS_LAST.indexOf('-corp'));
+    expect(refusal(() => parsePolicy(cut, 'policy.yml')).message).toContain('policy.yml: bindings[0]: the file ends inside this entry without a line break');
+  });
+
+  it('no cut of a file anywhere, at any byte, grants more than the whole file', () => {
+    const whole = parsePolicy(ROLES_LAST);
+    let accepted = 0;
+    for (let end = 0; end < ROLES_LAST.length; end++) {
+      const text = ROLES_LAST.slice(0, end);
+      let cut: Policy;
+      try {
+        cut = parsePolicy(text);
+      } catch (e) {
+        expect(e).toBeInstanceOf(PolicyError);
+        continue;
+      }
+      accepted++;
+      expectNoWider(cut, whole, text);
+    }
+    // Cuts after whole rules (and inside the bindings, before any role) are taken: the check is not "refuse all".
+    expect(accepted).toBeGreaterThan(0);
+  });
+
+  it('every cut of a JSON policy is refused (its brackets close only at the end)', () => {
+    const json = JSON.stringify({ roles: { admin: [{ resources: '*', actions: '*' }], editor: [{ resources: 'flag', actions: 'read', namespaces: ['production'] }] } });
+    for (let end = 0; end < json.length; end++) expect(() => parsePolicy(json.slice(0, end))).toThrow(PolicyError);
+    expect(parsePolicy(json).roles.get('editor')).toEqual([{ resources: ['flag'], actions: ['read'], namespaces: ['production'] }]);
+  });
+
+  it.each([
+    ['a last rule that names its namespaces', 'roles:\n  r:\n    - resources: flag\n      actions: read\n      namespaces: "*"\n'],
+    ['a last rule for everywhere written in brackets', 'roles:\n  r:\n    - { resources: flag, actions: read }\n'],
+    ['a last role written in brackets', 'roles:\n  r: [{ resources: flag, actions: read }]'],
+    ['a last rule ending in a closed list, without a line break', 'roles:\n  r:\n    - resources: flag\n      actions: read\n      namespaces: [production]'],
+    ['a last binding ending in a quoted value, without a line break', 'roles:\n  r: []\nbindings:\n  - role: r\n    github:\n      organization: "acme"'],
+    ['a file ending in default_role', 'roles:\n  r:\n    - resources: flag\n      actions: read\ndefault_role: r'],
+  ])('accepts %s', (_, text) => {
+    expect(() => parsePolicy(text)).not.toThrow();
   });
 });

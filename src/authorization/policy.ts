@@ -4,7 +4,8 @@
  * mistake is refused naming its place in the file. Pure: no Nest, no I/O.
  */
 import picomatch from 'picomatch';
-import { LineCounter, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, type Document, type YAMLMap } from 'yaml';
+import { AliasBudget, parseYaml, plainValue } from '../common/bounded-yaml';
 
 export const RESOURCES = ['namespace', 'flag', 'segment', 'authentication', 'audit'] as const;
 export type Resource = (typeof RESOURCES)[number];
@@ -42,16 +43,22 @@ export interface Policy {
 
 export class PolicyError extends Error {}
 
-/** Parses a policy file's text (YAML, of which JSON is a part). `source` names it in messages. */
-export function parsePolicy(text: string, source = 'policy'): Policy {
+/**
+ * Parses a policy file's text (YAML, of which JSON is a part). `source` names it in messages. A file that may have
+ * been cut off where it ends (checkEndsWhole) is refused too.
+ */
+export function parsePolicy(text: string, source = 'policy', maxAliasNodes?: number): Policy {
   const lines = new LineCounter();
-  const document = parseDocument(text, { prettyErrors: false, uniqueKeys: true, lineCounter: lines });
+  // Its aliases may stand for at most `maxAliasNodes` nodes (`limits.max_yaml_alias_nodes`), as in every YAML read.
+  const { doc: document, aliases } = parseYaml(text, { lineCounter: lines, aliasBudget: new AliasBudget(maxAliasNodes) });
   if (document.errors.length) {
     const { message, pos } = document.errors[0];
     const { line, col } = lines.linePos(pos[0]);
     throw new PolicyError(`${source}: not valid YAML or JSON at line ${line}, column ${col}: ${message}`);
   }
-  return readPolicy(document.toJS({ maxAliasCount: 100 }), source);
+  const policy = readPolicy(plainValue(document.contents, aliases), source);
+  checkEndsWhole(document, text, new Place(source));
+  return policy;
 }
 
 /** Checks and normalises a policy already read into plain values. */
@@ -136,6 +143,66 @@ function readBinding(value: unknown, at: Place, roles: ReadonlyMap<string, unkno
     case 'jwt':
       allowOnly(spec, ['claims'], here);
       return { roles: bound, match: { method, claims: valueMap(spec.claims, here.key('claims'), true) } };
+  }
+}
+
+// ---- a file cut off -------------------------------------------------------------------------------------------
+
+/**
+ * A file written in place can be read half-written (an editor or `cat >` writing in pieces, a full disk), and block
+ * YAML cut at the end of any line still parses. Only the entry the file ends in can have lost a part, and losing a
+ * part must never widen it: a rule without `namespaces` is for every namespace, and a plain value cut mid-line (a
+ * glob `team-*-eu` read as `team-*`, an organisation `acme-corp` as `acme`) is another value. So where the file ends
+ * in a block rule or binding:
+ * - it must end with a line break, unless that entry ends with a bracket or quote that closes it;
+ * - the rule must name its namespaces (`"*"` for everywhere), as a rule that omits them may have been cut before them.
+ * Flow (JSON) text needs neither: it parses only when every bracket is closed. A binding cut at the end of a line
+ * can still have lost a condition after it (a `team`, a second claim): write files by renaming a whole file into
+ * place (as Kubernetes ConfigMaps and most editors do), or end the file with `default_role`, as the example does.
+ */
+function checkEndsWhole(document: Document, text: string, at: Place): void {
+  const top = document.contents;
+  if (!isMap(top) || top.flow) return;
+  const section = top.items[top.items.length - 1];
+  const name = isScalar(section?.key) ? String(section.key.value) : '';
+  const entry = name === 'roles' ? lastRule(section.value, at.key('roles')) : name === 'bindings' ? lastBinding(section.value, at.key('bindings')) : null;
+  if (!entry) return;
+  if (!/[\r\n][ \t]*$/.test(text) && !closedByItself(entry.node)) {
+    throw entry.at.error('the file ends inside this entry without a line break: it may have been cut off (a write not finished); end the file with a line break');
+  }
+  if (entry.rule && !entry.node.has('namespaces')) {
+    throw entry.at.error('the file ends with this rule, and it names no namespaces: it may have been cut off before them; write `namespaces: "*"` if it is for every namespace');
+  }
+}
+
+/** The entry a block file ends in: its node, its place, and whether it is a rule (else a binding). */
+type LastEntry = { node: YAMLMap; at: Place; rule: boolean };
+
+function lastRule(roles: unknown, at: Place): LastEntry | null {
+  if (!isMap(roles) || roles.flow) return null;
+  const role = roles.items[roles.items.length - 1];
+  const rules = role?.value;
+  if (!isScalar(role?.key) || !isSeq(rules) || rules.flow) return null;
+  const rule = rules.items[rules.items.length - 1];
+  return isMap(rule) && !rule.flow ? { node: rule, at: at.key(String(role.key.value)).index(rules.items.length - 1), rule: true } : null;
+}
+
+function lastBinding(bindings: unknown, at: Place): LastEntry | null {
+  if (!isSeq(bindings) || bindings.flow) return null;
+  const binding = bindings.items[bindings.items.length - 1];
+  return isMap(binding) && !binding.flow ? { node: binding, at: at.index(bindings.items.length - 1), rule: false } : null;
+}
+
+/** Whether the last value inside `node` ends with its own closing bracket or quote (a cut there would not parse). */
+function closedByItself(node: unknown): boolean {
+  for (;;) {
+    if (isMap(node) || isSeq(node)) {
+      if (node.flow) return true;
+      const last = node.items[node.items.length - 1] as unknown;
+      node = isMap(node) ? (last as { value?: unknown } | undefined)?.value : last;
+      continue;
+    }
+    return isScalar(node) && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE');
   }
 }
 

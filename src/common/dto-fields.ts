@@ -9,6 +9,7 @@ import {
   IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Max, Min, ValidateNested,
   ValidationArguments, registerDecorator,
 } from 'class-validator';
+import { INT32_MAX, INT32_MIN } from './validation';
 
 interface FieldOptions {
   description?: string;
@@ -20,9 +21,6 @@ function doc(type: unknown, o: FieldOptions, extra: Record<string, unknown> = {}
   const options = { type, description: o.description, example: o.example, ...extra } as Record<string, unknown>;
   return o.required ? ApiProperty(options) : ApiPropertyOptional(options);
 }
-
-const INT32_MIN = -2147483648;
-const INT32_MAX = 2147483647;
 
 /**
  * Decimal spellings only, as Go's strconv reads a query value or a quoted protobuf number: `Number()` alone would

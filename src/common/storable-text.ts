@@ -20,8 +20,11 @@ export function isStorableText(value: string): boolean {
   return true;
 }
 
+/** Why such text is refused, after the field's name (the import's reader says it too). */
+export const UNSTORABLE_TEXT = 'must not contain NUL or unpaired surrogate characters';
+
 export function requireStorableText(field: string, value: string): void {
-  if (!isStorableText(value)) throw new ValidationError(field, 'must not contain NUL or unpaired surrogate characters');
+  if (!isStorableText(value)) throw new ValidationError(field, UNSTORABLE_TEXT);
 }
 
 /**

@@ -5,6 +5,9 @@ import { MAX_KEY_LENGTH } from '../storage/columns';
 const KEY_PATTERN = /^[-_,A-Za-z0-9]+$/;
 /** TEXT columns: bounded so one request cannot store an unbounded blob (MySQL TEXT holds 64 KiB). */
 export const MAX_TEXT_LENGTH = 65535;
+/** Protobuf's int32, the range of Flipt's integer fields (rule ranks among them) and of the INTEGER columns holding them. */
+export const INT32_MIN = -2147483648;
+export const INT32_MAX = 2147483647;
 
 export function requireField(field: string, value: string | undefined | null): string {
   if (value === undefined || value === null || value === '') throw new EmptyFieldError(field);

@@ -546,8 +546,15 @@ export interface UiTopbarConfig {
 
 export interface LimitsConfig {
   maxBodyBytes: number;
+  maxEvaluationBodyBytes: number;
+  maxBodyBytesInFlight: number;
+  minBodyRate: number;
+  bodyRateGrace: Duration;
+  lingerTimeout: Duration;
+  maxLingerBytes: number;
   maxImportBytes: number;
   maxJsonDepth: number;
+  maxYamlAliasNodes: number;
   maxBatchRequests: number;
   maxBatchNamespaces: number;
   unknownNamespaceTtl: Duration;
@@ -560,8 +567,13 @@ export interface LimitsConfig {
   maxSnapshotLoads: number;
   maxChangeMessageBytes: number;
   maxEventStreams: number;
+  maxEventStreamsPerCredential: number;
+  eventStreamWriteTimeout: Duration;
   maxAuditBacklog: number;
   maxAuditBacklogBytes: number;
+  importReadTimeout: Duration;
+  maxImportsWaiting: number;
+  importReadHeapMb: number;
 }
 
 // ---- streams (Flagpole addition; docs/api.md, Event streams) -------------------------------------------------------

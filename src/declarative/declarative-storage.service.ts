@@ -52,6 +52,7 @@ export class DeclarativeStorage implements OnApplicationBootstrap, OnModuleDestr
   private readonly source: StateSource | null;
   /** `storage.read_only` with the database: the API refuses writes to flag state. */
   private readonly readOnly: boolean;
+  private readonly maxAliasNodes: number;
   private applied = new Map<string, string>();
   /** Each file's documents as last read, by path: a file whose text has not changed is not parsed again. */
   private parsed = new Map<string, { text: string; documents: NamespaceDocument[] }>();
@@ -72,6 +73,7 @@ export class DeclarativeStorage implements OnApplicationBootstrap, OnModuleDestr
   ) {
     const { storage } = config;
     this.readOnly = storage.readOnly;
+    this.maxAliasNodes = config.limits.maxYamlAliasNodes;
     this.source = storage.type === 'local' ? new LocalSource(storage.local.path, storage.local.pollInterval)
       : storage.type === 'git' ? new GitSource(storage.git) : null;
     this.status = { ...this.source?.description, appliedAt: null, files: 0 };
@@ -168,7 +170,7 @@ export class DeclarativeStorage implements OnApplicationBootstrap, OnModuleDestr
   private documentsOf(file: StateFile): NamespaceDocument[] {
     const cached = this.parsed.get(file.path);
     if (cached?.text === file.text) return cached.documents;
-    const documents = readDocuments(file.text, { source: file.path });
+    const documents = readDocuments(file.text, { source: file.path, maxAliasNodes: this.maxAliasNodes });
     this.parsed.set(file.path, { text: file.text, documents });
     return documents;
   }

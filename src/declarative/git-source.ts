@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import git, { type HttpClient } from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
 import type { GitStorageConfig } from '../config/config.types';
+import { withAdvertisedHead } from './git-advertised-head';
 import { readStateFiles, type FileTree } from './state-files';
 import type { SourceSnapshot, StateSource } from './state-source';
 
@@ -38,7 +39,8 @@ export class GitSource implements StateSource {
     const { basic, token } = config.authentication;
     if (token.accessToken) this.headers.authorization = `Bearer ${token.accessToken}`;
     this.auth = basic.username || basic.password ? { username: basic.username, password: basic.password } : undefined;
-    this.http = withAgent(config);
+    // The configured ref, whatever the remote's HEAD names (git-advertised-head.ts).
+    this.http = withAdvertisedHead(withAgent(config));
   }
 
   /** Fetches the ref; its commit is the version. */

@@ -2,12 +2,13 @@
  * State files from a directory (`storage.type: local`). A version is the names, sizes and modification times of the
  * index and the state files: a poll that finds them unchanged reads nothing. Changes are reported by node:fs's
  * recursive watcher (inotify on Linux) within about 100 ms; the poll covers file systems that report nothing.
- * Symbolic links are followed (a Kubernetes ConfigMap volume is links into a timestamped directory, whose `..`
- * directories are skipped).
+ * Symbolic links are followed while they stay inside the directory (a Kubernetes ConfigMap volume is links into a
+ * timestamped directory, whose `..` directories are skipped); a link that leads out of it is not read, and each real
+ * directory is walked once, so links that loop end the walk rather than grow it.
  */
 import { watch } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { readIndex, selectStateFiles, type FileTree } from './state-files';
 import type { SourceSnapshot, StateSource } from './state-source';
 
@@ -51,27 +52,51 @@ export class LocalSource implements StateSource {
   async close(): Promise<void> {}
 }
 
-/** A directory's files, as `storage.type: local` reads them. */
+/**
+ * A directory's files, as `storage.type: local` reads them: paths as found in it (a link's own name, not its
+ * target's). A link is followed only to a place inside the directory: one that leads out is listed as a file and
+ * never walked, and reading it is refused, naming it, without opening what it points to.
+ */
 export function directoryTree(root: string): FileTree {
+  /** Where a path really is ('outside' when a link leads out of `top`, the directory's own), or null: nowhere. */
+  const locate = async (path: string, top: string): Promise<string | 'outside' | null> => {
+    const real = await realpath(path).catch(() => null);
+    if (real === null) return null;
+    const rel = relative(top, real);
+    return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel)) ? real : 'outside';
+  };
   return {
     async list() {
+      const top = await realpath(root);
       const out: string[] = [];
-      const walk = async (dir: string): Promise<void> => {
+      const walked = new Set<string>();
+      const walk = async (dir: string, real: string): Promise<void> => {
+        // Two names for one directory (a link to it, or to an ancestor: a loop) are walked once.
+        if (walked.has(real)) return;
+        walked.add(real);
         const entries = await readdir(dir, { withFileTypes: true });
         entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
         for (const entry of entries) {
           const full = join(dir, entry.name);
-          const isDir = entry.isDirectory() || (entry.isSymbolicLink() && (await stat(full).catch(() => null))?.isDirectory());
-          if (isDir) {
-            if (!SKIPPED_DIRECTORIES.has(entry.name) && !entry.name.startsWith('..')) await walk(full);
-          } else {
-            out.push(relative(root, full).split(sep).join('/'));
+          let target: string | 'outside' | null = join(real, entry.name);
+          let isDir = entry.isDirectory();
+          if (entry.isSymbolicLink()) {
+            target = await locate(full, top);
+            // A dangling link, or one that leads out, is listed as a file: reading it (when selected) says what is wrong.
+            isDir = target !== null && target !== 'outside' && ((await stat(target).catch(() => null))?.isDirectory() ?? false);
           }
+          if (!isDir) out.push(relative(root, full).split(sep).join('/'));
+          else if (!SKIPPED_DIRECTORIES.has(entry.name) && !entry.name.startsWith('..')) await walk(full, target as string);
         }
       };
-      await walk(root);
+      await walk(root, top);
       return out;
     },
-    read: (path) => readFile(join(root, path), 'utf8'),
+    read: async (path) => {
+      const full = join(root, path);
+      // Checked at the read too: a link changed since the listing must not lead out either.
+      if ((await locate(full, await realpath(root))) === 'outside') throw new Error(`${path}: a symbolic link that leads out of ${root} is not followed`);
+      return readFile(full, 'utf8');
+    },
   };
 }

@@ -6,7 +6,8 @@
  * as usual. Hand-written (a few lines): the glob libraries on npm treat `*` as stopping at `/`, which would read
  * Flipt users' index files differently.
  */
-import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter } from 'yaml';
+import { parseYaml } from '../common/bounded-yaml';
 import { DocumentError } from '../flags-as-code/document-reader';
 
 export const INDEX_FILES = ['.flipt.yml', 'flipt.yml'];
@@ -64,11 +65,16 @@ export async function readIndex(tree: FileTree, paths: readonly string[]): Promi
 }
 
 function parseIndex(name: string, text: string): StateIndex {
-  const doc = parseDocument(text);
+  const lines = new LineCounter();
+  // Through the bounded parser, as every file of the tree: its keys are checked in one pass.
+  const { doc } = parseYaml(text, { lineCounter: lines });
   const fail = (message: string): never => {
     throw new DocumentError(`${name}: ${message}`);
   };
-  if (doc.errors[0]) fail(doc.errors[0].message.split('\n')[0]);
+  if (doc.errors[0]) {
+    const { line, col } = lines.linePos(doc.errors[0].pos[0]);
+    fail(`line ${line}, column ${col}: ${doc.errors[0].message}`);
+  }
   const root = doc.contents;
   // An empty index includes nothing, as Flipt's: say so rather than serve nothing in silence.
   if (!isMap(root)) return fail('must be a mapping with `include` (and optionally `exclude`) lists of globs');

@@ -496,7 +496,7 @@ describe('readDocuments: segments and constraints', () => {
 });
 
 describe('readDocuments: hostile and malformed input', () => {
-  // Three anchors of ten aliases each: 1,000 strings from a few lines.
+  // Three anchors of ten aliases each: 1,000 strings (over 10,000 nodes with the lists) from a few lines.
   const BOMB = [
     'flags:',
     '- key: f',
@@ -509,19 +509,33 @@ describe('readDocuments: hostile and malformed input', () => {
     '',
   ].join('\n');
 
-  it('refuses an alias bomb in metadata with a DocumentError', () => {
-    expect(refusal(BOMB)).toBe('Excessive alias count indicates a resource exhaustion attack (at most 100 alias expansions per document)');
+  const OVER = 'aliases stand for more than 10000 nodes (limits.max_yaml_alias_nodes)';
+
+  it('refuses an alias bomb in metadata with a DocumentError naming the alias', () => {
+    expect(refusal(BOMB)).toMatch(/^line 8, column \d+: aliases stand for more than 10000 nodes \(limits\.max_yaml_alias_nodes\)$/);
   });
 
   it('refuses an alias bomb in an attachment with a DocumentError', () => {
     const text = BOMB.replace('  metadata:\n', '  variants:\n  - key: v\n    attachment:\n').replace(/\n {4}(\w): /g, '\n      $1: ');
-    expect(refusal(text)).toBe('Excessive alias count indicates a resource exhaustion attack (at most 100 alias expansions per document)');
+    expect(refusal(text)).toContain(OVER);
   });
 
-  it('expands aliases as far as maxAliasCount allows', () => {
+  it('expands aliases as far as maxAliasNodes allows', () => {
+    // Each `*x` stands for two nodes (the list and its item).
     const text = 'flags:\n- key: f\n  name: f\n  metadata: {a: &x [1], b: *x, c: *x}\n';
     expect(flagOf(text).metadata).toEqual({ a: [1], b: [1], c: [1] });
-    expect(refusal(text, { maxAliasCount: 1 })).toBe('Excessive alias count indicates a resource exhaustion attack (at most 1 alias expansions per document)');
+    expect(flagOf(text, { maxAliasNodes: 4 }).metadata).toEqual({ a: [1], b: [1], c: [1] });
+    expect(refusal(text, { maxAliasNodes: 3 })).toBe('line 4, column 35: aliases stand for more than 3 nodes (limits.max_yaml_alias_nodes)');
+  });
+
+  // Anchors each used 50 times stay under any per-anchor cap (the library's `maxAliasCount` counts uses per anchor);
+  // their sum is what is bounded. A 300 KiB text of this shape once held every request for 55 s.
+  it('refuses many anchors each used 50 times, by their sum', () => {
+    const lines = ['flags:', '- key: f', '  name: f', '  metadata:'];
+    for (let i = 0; i < 1000; i++) lines.push(`    a${i}: &a${i} x`, `    b${i}: [${Array(50).fill(`*a${i}`).join(', ')}]`);
+    const text = `${lines.join('\n')}\n`;
+    expect(text.length).toBeGreaterThan(300 * 1024);
+    expect(refusal(text, { source: 'request body' })).toMatch(/^request body: line \d+, column \d+: aliases stand for more than 10000 nodes/);
   });
 
   it('reads aliases between fields (a shared anchor)', () => {
@@ -530,22 +544,22 @@ describe('readDocuments: hostile and malformed input', () => {
   });
 
   // Aliases of flags' lists (rules, distributions, variants) count too: uncounted, a few kilobytes expanded into any
-  // number of entities (a 4.7 KB text of this shape with 50 at each level once read for ~24 s).
-  it('counts aliases in a flag\'s lists against maxAliasCount', () => {
-    const n = 8; // 8 flags × 8 rules × 8 distributions from ~40 lines, through ~450 aliases
+  // number of entities (a 4.7 KB text of this shape once read for ~24 s).
+  it('counts aliases in a flag\'s lists against maxAliasNodes', () => {
+    const n = 50; // 50 flags × 50 rules × 50 distributions from ~150 lines
     const lines = [
       'flags:', '- key: f0', '  name: f', '  variants: [{key: v}]', '  rules: &r',
       '  - segment: s', `    distributions: &d [&e {variant: v, rollout: 1}${', *e'.repeat(n - 1)}]`,
       ...Array.from({ length: n - 1 }, () => '  - {segment: s, distributions: *d}'),
       ...Array.from({ length: n - 1 }, (_, i) => `- {key: f${i + 1}, name: f, variants: [{key: v}], rules: *r}`),
     ];
-    expect(refusal(`${lines.join('\n')}\n`)).toContain('Excessive alias count');
+    expect(refusal(`${lines.join('\n')}\n`)).toContain(OVER);
   });
 
-  it('counts aliases across fields against maxAliasCount', () => {
+  it('counts aliases across fields against maxAliasNodes', () => {
     const lines = ['flags:', '- key: f', '  name: f', '  variants:', '  - {key: v0, attachment: &a {x: 1}}'];
     for (let i = 1; i <= 10; i++) lines.push(`  - {key: v${i}, attachment: *a}`);
-    expect(refusal(`${lines.join('\n')}\n`, { maxAliasCount: 5 })).toContain('Excessive alias count');
+    expect(refusal(`${lines.join('\n')}\n`, { maxAliasNodes: 5 })).toContain('aliases stand for more than 5 nodes');
   });
 
   it.each([

@@ -11,7 +11,8 @@
  * document's when it has none); metadata and a namespace object are gated as Flipt's schema gates them (1.3, 1.4).
  */
 import { InvalidError } from '../common/errors';
-import { isValidKey, MAX_TEXT_LENGTH } from '../common/validation';
+import { isStorableText, UNSTORABLE_TEXT } from '../common/storable-text';
+import { INT32_MAX, isValidKey, MAX_TEXT_LENGTH } from '../common/validation';
 import { validateConstraint } from '../segments/constraint.validation';
 import { MAX_KEY_LENGTH } from '../storage/columns';
 import {
@@ -30,8 +31,8 @@ export { DocumentError } from './document-tree';
 export interface ReadOptions {
   /** Names the text in messages (a file name); messages say only line and column without it. */
   source?: string;
-  /** Most aliases expanded per document (YAML alias bombs). */
-  maxAliasCount?: number;
+  /** Most nodes the text's YAML aliases may stand for (`limits.max_yaml_alias_nodes`; its default when absent). */
+  maxAliasNodes?: number;
   /** The namespace of a document that names none (Flipt: `default`). */
   defaultNamespace?: string;
   /** Read carefully even when the quick way would do (tests compare the two). */
@@ -136,7 +137,7 @@ class Cursor {
 
   /**
    * A string field. YAML scalars that are not strings (`value: 42`, `key: 2024`) are read as written, as Go's YAML
-   * decoder reads them into a string field.
+   * decoder reads them into a string field. Every string is held to the API's rule for text (storable-text.ts).
    */
   string(name: string, required = false): string {
     const f = this.field(name);
@@ -148,6 +149,7 @@ class Cursor {
     const { value, source } = this.tree.scalar(f.node);
     const text = typeof value === 'string' ? value : (source ?? String(value));
     if (required && text === '') f.fail('must not be empty');
+    if (!isStorableText(text)) f.fail(UNSTORABLE_TEXT);
     return text;
   }
 
@@ -178,6 +180,7 @@ class Cursor {
     return this.list(name).map((c) => {
       const value = this.tree.kind(c.node) === 'scalar' ? this.tree.scalar(c.node).value : undefined;
       if (typeof value !== 'string' || value === '') return c.fail('must be a non-empty string');
+      if (!isStorableText(value)) c.fail(UNSTORABLE_TEXT);
       return value;
     });
   }
@@ -343,6 +346,8 @@ function readRule(c: Cursor, index: number, variants: Set<string>, flagKey: stri
   if (segmentKeys.length === 1) segmentOperator = SegmentOperator.OR;
   const rank = c.number('rank');
   if (rank !== undefined && (!Number.isInteger(rank) || rank <= 0)) c.field('rank')!.fail('must be a whole number greater than 0');
+  // The API's rank is an int32 (dto-fields.ts IntField): 1e300 is a whole number too.
+  if (rank !== undefined && rank > INT32_MAX) c.field('rank')!.fail(`is out of range (at most ${INT32_MAX})`);
 
   const distributions = c.list('distributions').map((d) => {
     d.map(DISTRIBUTION_FIELDS);

@@ -2,8 +2,9 @@
  * The text of a flags-as-code input as trees of values for the reader (document-reader.ts) to walk, one per document,
  * two ways:
  *
- * - careful (`carefulTrees`): the `yaml` library's node tree, which knows the line and column of every node, resolves
- *   aliases in one pass and bounds their expansion. Every error names its place. About 0.6 MB/s.
+ * - careful (`carefulTrees`): the `yaml` library's node tree, which knows the line and column of every node, read
+ *   through common/bounded-yaml.ts (aliases resolved in one pass, what they stand for bounded by
+ *   `limits.max_yaml_alias_nodes`). Every error names its place. About 0.6 MB/s.
  * - quick (`quickTrees`): js-yaml's plain values, about 15× faster, with numbers kept as written (a string field
  *   reads `value: 1.50` as "1.50", as Go's decoder does). Used only for text without anchors or aliases that js-yaml
  *   reads without complaint. Places are found on demand, by reading the text carefully, when something asks for one
@@ -13,7 +14,8 @@
  * Both resolve scalars by YAML 1.2's core schema (what `yaml` does and what Go's yaml.v3 mostly does).
  */
 import { load as loadYaml, loadAll as loadAllYaml, CORE_SCHEMA, Type } from 'js-yaml';
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, visit, type Alias, type Document, type Node } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, type Alias, type Document, type Node } from 'yaml';
+import { AliasBudget, isMergeKey, parseYamlStream, plainValue, type BoundedDocument } from '../common/bounded-yaml';
 import { InvalidError } from '../common/errors';
 
 /** A document that cannot be read or is not valid: InvalidArgument (400) over HTTP. */
@@ -42,7 +44,8 @@ export interface Tree {
 
 export interface TreeOptions {
   source?: string;
-  maxAliasCount?: number;
+  /** Most nodes the text's aliases may stand for (`limits.max_yaml_alias_nodes`; its default when absent). */
+  maxAliasNodes?: number;
 }
 
 export const prefix = (source: string | undefined): string => (source ? `${source}: ` : '');
@@ -132,20 +135,18 @@ interface NodePair {
 
 const pairsOf = (node: unknown): NodePair[] => (node as { items: NodePair[] }).items;
 
-/** `<<` with the `merge` option: its key is a scalar holding a symbol. */
-const isMergePair = (pair: NodePair): boolean =>
-  isScalar(pair.key) && typeof pair.key.value === 'symbol' && pair.key.value.description === '<<';
+const isMergePair = (pair: NodePair): boolean => isMergeKey(pair.key);
 
 class NodeTree implements Tree {
   readonly root: unknown;
 
   constructor(
-    readonly doc: Document.Parsed,
+    doc: Document.Parsed,
     private readonly lines: LineCounter,
     private readonly offset: { line: number; col: number },
     private readonly source: string | undefined,
     private readonly index: number,
-    private readonly aliases: Map<Alias, Node>,
+    private readonly aliases: ReadonlyMap<Alias, Node>,
   ) {
     this.root = this.resolve(doc.contents as Node | null);
   }
@@ -205,7 +206,7 @@ class NodeTree implements Tree {
   }
 
   toJS(node: unknown): unknown {
-    return (node as Node).toJS(this.doc);
+    return plainValue(node, this.aliases);
   }
 
   /** The node at `path` from the root (for a quick tree's places). */
@@ -234,56 +235,26 @@ class NodeTree implements Tree {
 /** Every document of the text, read carefully; a text that does not parse is a DocumentError naming its place. */
 export function carefulTrees(text: string, options: TreeOptions): NodeTree[] {
   const out: NodeTree[] = [];
+  const aliasBudget = new AliasBudget(options.maxAliasNodes);
   for (const chunk of chunksOf(text)) {
     const lines = new LineCounter();
-    let docs: Document.Parsed[];
+    let docs: BoundedDocument[];
     try {
-      // `merge`: `<<: *anchor` keys, as Go's yaml.v3 (and so Flipt) reads them.
-      docs = parseAllDocuments(chunk.text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, merge: true }) as Document.Parsed[];
+      docs = parseYamlStream(chunk.text, { lineCounter: lines, merge: true, aliasBudget });
     } catch (e) {
       // The composer recurses per level of nesting: absurd nesting overflows the stack.
       throw new DocumentError(`${prefix(options.source)}cannot be read: ${(e as Error).message}`);
     }
-    if (!Array.isArray(docs)) continue; // an empty stream
-    for (const doc of docs) {
+    for (const { doc, aliases } of docs) {
       const error = doc.errors[0];
       if (error) {
         const { line, col } = lines.linePos(error.pos[0]);
         throw new DocumentError(`${prefix(options.source)}line ${line + chunk.lineOffset}, column ${line === 1 ? col + chunk.colOffset : col}: ${firstLine(error.message)}`);
       }
-      const index = out.length + 1;
-      out.push(new NodeTree(doc, lines, { line: chunk.lineOffset, col: chunk.colOffset }, options.source, index, aliasTargets(doc, options, index)));
+      out.push(new NodeTree(doc, lines, { line: chunk.lineOffset, col: chunk.colOffset }, options.source, out.length + 1, aliases));
     }
   }
   return out;
-}
-
-/**
- * Each alias of the document and the node it stands for, found in one pass (resolving an alias through the library
- * walks the whole document each time). A document with aliases must also expand within `maxAliasCount` as the
- * library counts expansions (nested aliases multiply): a few kilobytes must not stand for millions of items.
- */
-function aliasTargets(doc: Document.Parsed, options: TreeOptions, index: number): Map<Alias, Node> {
-  const targets = new Map<Alias, Node>();
-  const anchors = new Map<string, Node>();
-  visit(doc, (_key, node) => {
-    if (isAlias(node)) {
-      const target = anchors.get(node.source);
-      if (target) targets.set(node, target);
-    } else if (node && typeof node === 'object' && 'anchor' in node && typeof node.anchor === 'string' && node.anchor) {
-      anchors.set(node.anchor, node as Node);
-    }
-  });
-  if (targets.size > 0) {
-    const max = options.maxAliasCount ?? 100;
-    try {
-      doc.toJS({ maxAliasCount: max });
-    } catch (e) {
-      const where = index > 1 ? `document ${index}: ` : '';
-      throw new DocumentError(`${prefix(options.source)}${where}${(e as Error).message} (at most ${max} alias expansions per document)`);
-    }
-  }
-  return targets;
 }
 
 // ---- quick: js-yaml's plain values ---------------------------------------------------------------------------------

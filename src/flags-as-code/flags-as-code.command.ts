@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
 import { StorageModule } from '../storage/storage.module';
 import { buildInfo } from '../meta/build-info';
@@ -17,6 +18,7 @@ import { mergeDocuments } from './document-merge';
 import { readDocuments } from './document-reader';
 import type { ImportSummary } from './document.repository';
 import { writeDocuments, type DocumentFormat } from './document-writer';
+import { DocumentReadingThread } from './document-reading.service';
 import { FlagsAsCodeService } from './flags-as-code.service';
 
 export const COMMANDS = ['export', 'import'] as const;
@@ -70,7 +72,7 @@ export async function runFlagsAsCodeCommand(argv: readonly string[], config: Fla
   const store = args.values.address ? remoteStore(args.values.address, args.values.token ?? process.env.FLAGPOLE_TOKEN) : await localStore(config);
   try {
     if (command === 'export') await runExport(store, args);
-    else await runImport(store, args);
+    else await runImport(store, args, config.limits.maxYamlAliasNodes);
   } finally {
     await store.close();
   }
@@ -115,7 +117,7 @@ async function runExport(store: Store, args: ReturnType<typeof parse>): Promise<
   else process.stdout.write(text);
 }
 
-async function runImport(store: Store, args: ReturnType<typeof parse>): Promise<void> {
+async function runImport(store: Store, args: ReturnType<typeof parse>, maxAliasNodes: number): Promise<void> {
   const { values, positionals } = args;
   if (values.stdin ? positionals.length > 0 : positionals.length !== 1) {
     throw new UsageError(`import reads one FILE, or standard input with --stdin\n${USAGE}`);
@@ -123,7 +125,7 @@ async function runImport(store: Store, args: ReturnType<typeof parse>): Promise<
   const source = values.stdin ? 'stdin' : positionals[0];
   const text = values.stdin ? readFileSync(0, 'utf8') : readFileSync(source, 'utf8');
   // Every document is read and checked before anything is written.
-  const documents = readDocuments(text, { source });
+  const documents = readDocuments(text, { source, maxAliasNodes });
   const summaries = await store.import(documents, { drop: values.drop === true, skipExisting: values['skip-existing'] === true });
   for (const s of summaries) process.stderr.write(`${describe(s)}\n`);
 }
@@ -139,7 +141,7 @@ function describe(s: ImportSummary): string {
 class CommandModule {
   static forRoot(config: FlagpoleConfig): DynamicModule {
     // The service alone: no routes (and so none of what they need, the audit trail among them).
-    return { module: CommandModule, imports: [StorageModule.forRoot(config.db)], providers: [FlagsAsCodeService] };
+    return { module: CommandModule, imports: [StorageModule.forRoot(config.db)], providers: [FlagsAsCodeService, DocumentReadingThread, { provide: CONFIG, useValue: config }] };
   }
 }
 

@@ -3,13 +3,15 @@ import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProduces, ApiTags
 import type { FastifyReply } from 'fastify';
 import { Excludable, NamespaceScoped, Needs } from '../auth/auth.decorators';
 import { RequestNamespace } from '../auth/request-namespace.decorator';
+import { attachmentDisposition } from '../common/content-disposition';
 import { TextBody } from '../common/json-body';
 import { Audited } from '../audit/audited.decorator';
+import { PermissionChecker, type PermissionCheck } from '../authorization/permission-check';
 import { ExportQuery, ImportQuery, ImportResponse } from './flags-as-code.dto';
 import { FlagsAsCodeService } from './flags-as-code.service';
 import type { DocumentFormat } from './document-writer';
 
-/** An import may create, change and (with `drop`) delete flags and segments. */
+/** An import may create, change and (with `drop`) delete flags and segments; creating its namespace is checked by the service. */
 const IMPORT_NEEDS = (['flag', 'segment'] as const).flatMap((resource) => (['create', 'update', 'delete'] as const).map((action) => ({ resource, action })));
 
 const MEDIA_TYPES: Record<DocumentFormat, string> = { yaml: 'application/yaml', json: 'application/json' };
@@ -32,7 +34,7 @@ export class FlagsAsCodeController {
   ): Promise<string> {
     const { text, format } = await this.service.exportText(ns, query.format ?? 'yaml', query.sortByKey);
     reply.header('content-type', `${MEDIA_TYPES[format]}; charset=utf-8`);
-    reply.header('content-disposition', `attachment; filename="${ns}.features.${format === 'yaml' ? 'yml' : 'json'}"`);
+    reply.header('content-disposition', attachmentDisposition(`${ns}.features.${format === 'yaml' ? 'yml' : 'json'}`));
     return text;
   }
 
@@ -51,9 +53,11 @@ export class FlagsAsCodeController {
   @ApiOkResponse({ type: ImportResponse })
   // One event for the whole import (not one per flag: an import may create thousands), with what it did.
   @Audited('namespace', 'updated', { payload: importPayload })
-  async import(@RequestNamespace() ns: string, @Query() query: ImportQuery, @Body() body: unknown): Promise<ImportResponse> {
+  async import(
+    @RequestNamespace() ns: string, @Query() query: ImportQuery, @Body() body: unknown, @PermissionChecker() check: PermissionCheck | undefined,
+  ): Promise<ImportResponse> {
     const [summary] = await this.service.importText(typeof body === 'string' ? body : '', {
-      namespace: ns, skipExisting: query.skipExisting, drop: query.drop, source: 'request body',
+      namespace: ns, skipExisting: query.skipExisting, drop: query.drop, source: 'request body', check,
     });
     return summary ?? emptyImport(ns);
   }

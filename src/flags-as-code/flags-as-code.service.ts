@@ -3,24 +3,44 @@
  * reads and checks every document before writing any, merges those about one namespace, and writes each namespace
  * in one transaction (all of it or nothing); instances reload the namespace afterwards.
  */
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { PermissionCheck } from '../authorization/permission-check';
 import { InvalidError, NotFoundError, ValidationError } from '../common/errors';
+import { CONFIG } from '../config/config.tokens';
+import type { FlagpoleConfig } from '../config/config.types';
 import { Database, wholeNamespace } from '../storage/database.service';
 import type { NamespaceDocument } from './document';
 import { mergeDocuments } from './document-merge';
-import { readDocuments, type ReadOptions } from './document-reader';
+import type { ReadOptions } from './document-reader';
+import { DocumentReadingThread } from './document-reading.service';
 import { writeDocuments, type DocumentFormat } from './document-writer';
 import { namespaceKeys, readNamespaceDocument, writeNamespaceDocument, type ImportOptions, type ImportSummary } from './document.repository';
 
-export interface ImportRequest extends ImportOptions, ReadOptions {
+export interface ImportRequest extends ImportCheckedOptions, ReadOptions {
   /** Every document must be about this namespace (a document naming none is about it). */
   namespace?: string;
 }
 
+export interface ImportCheckedOptions extends ImportOptions {
+  /**
+   * The caller's permissions (an import over HTTP with authorization on): creating a namespace that does not exist
+   * needs `create` on `namespace` besides what the route declared. Absent: nothing is checked (the CLI's own database).
+   */
+  check?: PermissionCheck;
+}
+
 @Injectable()
 export class FlagsAsCodeService {
-  constructor(private readonly db: Database) {}
+  private readonly maxAliasNodes: number;
+
+  constructor(
+    private readonly db: Database,
+    private readonly reading: DocumentReadingThread,
+    @Inject(CONFIG) config: FlagpoleConfig,
+  ) {
+    this.maxAliasNodes = config.limits.maxYamlAliasNodes;
+  }
 
   /** The namespace as a document's text (the export route). */
   async exportText(namespace: string, format: string, sortByKey = false): Promise<{ text: string; format: DocumentFormat }> {
@@ -44,7 +64,9 @@ export class FlagsAsCodeService {
   }
 
   async importText(text: string, request: ImportRequest = {}): Promise<ImportSummary[]> {
-    const documents = readDocuments(text, { ...request, defaultNamespace: request.namespace ?? request.defaultNamespace });
+    // Read off the event loop (document-reading.service.ts); only plain options cross to the thread.
+    const { source, careful, defaultNamespace } = request;
+    const documents = await this.reading.read(text, { source, careful, maxAliasNodes: this.maxAliasNodes, defaultNamespace: request.namespace ?? defaultNamespace });
     if (request.namespace !== undefined) {
       const other = documents.find((d) => d.namespace.key !== request.namespace);
       if (other) {
@@ -58,11 +80,15 @@ export class FlagsAsCodeService {
    * Documents about one namespace are merged first (a key defined twice refuses them all), so that each namespace is
    * written in one transaction: all of it or nothing. Namespaces in the order first named.
    */
-  async importDocuments(documents: readonly NamespaceDocument[], options: ImportOptions): Promise<ImportSummary[]> {
+  async importDocuments(documents: readonly NamespaceDocument[], options: ImportCheckedOptions): Promise<ImportSummary[]> {
     const summaries: ImportSummary[] = [];
     for (const [key, doc] of mergeDocuments(documents)) {
       try {
-        summaries.push(await this.db.write(wholeNamespace(key), (em, locked) => writeNamespaceDocument(em, doc, locked, options)));
+        summaries.push(await this.db.write(wholeNamespace(key), (em, locked) => {
+          // Judged on the locked row: whether the import creates the namespace is known only here.
+          if (locked === null) options.check?.('create', 'namespace', key);
+          return writeNamespaceDocument(em, doc, locked, options);
+        }));
       } catch (e) {
         // Another write created the same key (or namespace) between this import's checks and its inserts.
         if (e instanceof UniqueConstraintViolationException) {

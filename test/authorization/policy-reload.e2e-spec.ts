@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { bearer, eventually } from '../auth/support';
+import { bearer, BOOTSTRAP, eventually } from '../auth/support';
 import { client, startFlagpole, type RunningFlagpole } from '../support/flagpole';
 import { authorizationEnv, DENIED, policyFile, startAuthorized } from './support';
 
@@ -54,9 +54,9 @@ async function start(path: string): Promise<{ fp: Server; team: ReturnType<typeo
 
 const update = (api: ReturnType<typeof client>) => api.put('/api/v1/namespaces/default/flags/f', { name: 'f', enabled: true });
 
-/** The authorization detail of /health (never authenticated). */
+/** The authorization detail of /health, which it shows to a caller with a credential (docs/deployment.md, Health). */
 async function authorizationHealth(fp: RunningFlagpole): Promise<Record<string, unknown>> {
-  const r = await client(fp.url).get('/health');
+  const r = await client(fp.url, bearer(BOOTSTRAP)).get('/health');
   expect(r.status).toBe(200);
   expect(r.body.status).toBe('SERVING');
   return r.body.authorization;
@@ -160,6 +160,66 @@ describe('policy reload', () => {
     renameSync(temp, path);
     await eventually(() => expectCannotUpdate(team));
     expect((await team.get('/auth/v1/self/permissions')).body.roles).toEqual(['viewer']);
+  });
+});
+
+// Hardening issue 15: a file read half-written (written in place in pieces, or cut short by a full disk).
+describe('a policy file cut off in the middle of a rule', () => {
+  /** Bindings first and roles last, so that a cut can end the file inside the editor's rule. */
+  const NARROW = `version: "1"
+bindings:
+  - role: admin
+    token:
+      metadata:
+        io.flagpole.auth.token.name: initial_bootstrap_token
+  - role: editor
+    token:
+      metadata:
+        team: payments
+roles:
+  admin:
+    - resources: "*"
+      actions: "*"
+  editor:
+    - resources: [namespace, flag]
+      actions: [read, update]
+      namespaces: [production]
+`;
+  /** What a reader sees before the last line is written: the editor's rule without its namespaces (everywhere). */
+  const CUT = NARROW.slice(0, NARROW.indexOf('      namespaces: [production]'));
+  const REASON = 'roles.editor[0]: the file ends with this rule, and it names no namespaces: it may have been cut off before them';
+  let path: string;
+  let fp: Server;
+  let team: ReturnType<typeof client>;
+
+  beforeAll(async () => {
+    path = policyFile(NARROW);
+    ({ fp, team } = await start(path));
+  });
+  afterAll(() => fp?.close());
+
+  it('is refused on reload: the last good policy stays, the reason is in /health, and access is not widened', async () => {
+    await expectCannotUpdate(team);
+    const before = (await authorizationHealth(fp)).loadedAt;
+    writeFileSync(path, CUT);
+    await eventually(async () => {
+      expect((await authorizationHealth(fp)).error).toEqual(expect.stringContaining(`${path}: ${REASON}`));
+    });
+    expect(await authorizationHealth(fp)).toMatchObject({ loadedAt: before, roles: ['admin', 'editor'] });
+    // The editor still may not change flags outside production.
+    await expectCannotUpdate(team);
+    expect((await team.get('/auth/v1/self/permissions')).body.namespaces.default).toBeUndefined();
+    // The rest of the file arrives: taken, and the error is gone.
+    writeFileSync(path, NARROW);
+    await eventually(async () => {
+      expect((await authorizationHealth(fp)).error).toBeUndefined();
+    });
+    await expectCannotUpdate(team);
+  });
+
+  it('stops the start, naming the file and the rule', async () => {
+    const cut = policyFile(CUT);
+    await expect(startFlagpole(authorizationEnv(cut))).rejects.toThrow(`authorization.local.policy.path: ${cut}: ${REASON}`);
   });
 });
 

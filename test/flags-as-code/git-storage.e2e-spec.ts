@@ -147,6 +147,25 @@ gitDescribe('declarative storage: git authentication and sub-directories', () =>
     }
   });
 
+  // Git leaves a HEAD naming a missing branch out of its advertisement; isomorphic-git alone then failed every fetch.
+  it('fetches the configured ref when the remote\'s HEAD names a branch that does not exist', async () => {
+    const headless = createRepository(root, 'headless');
+    const commit = headless.commit({ 'features.yml': 'namespace: headless\nflags:\n- key: h\n  name: H\n' });
+    headless.pointHeadAt('refs/heads/nope');
+    const server = await startGitServer(root);
+    try {
+      const fp = await startFlagpole({ FLAGPOLE_STORAGE_TYPE: 'git', FLAGPOLE_STORAGE_GIT_REPOSITORY: `${server.url}/headless.git`, FLAGPOLE_STORAGE_GIT_REF: 'main' });
+      try {
+        expect((await client(fp.url).get('/api/v1/namespaces/headless/flags/h')).body.name).toBe('H');
+        expect((await client(fp.url).get('/health')).body.storage).toMatchObject({ ref: 'main', revision: commit });
+      } finally {
+        await fp.close();
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
   it('will not serve a commit without the configured directory as "no flags"', async () => {
     const server = await startGitServer(root);
     try {

@@ -136,6 +136,23 @@ describe('declarative storage: refusals at start-up', () => {
   });
 });
 
+describe('declarative storage: hostile YAML', () => {
+  // Anchors each used 50 times: under any per-anchor cap, and once resolved in quadratic time at every start of every
+  // replica (docs/security.md, limits.max_yaml_alias_nodes).
+  it('refuses a file whose aliases stand for too much, naming the file, the place and the limit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flagpole-local-'));
+    const lines = ['flags:', '- key: f', '  name: F', '  metadata:'];
+    for (let i = 0; i < 1000; i++) lines.push(`    a${i}: &a${i} x`, `    b${i}: [${Array(50).fill(`*a${i}`).join(', ')}]`);
+    try {
+      writeFileSync(join(dir, 'features.yml'), `${lines.join('\n')}\n`);
+      await expect(startFlagpole({ FLAGPOLE_STORAGE_TYPE: 'local', FLAGPOLE_STORAGE_LOCAL_PATH: dir }))
+        .rejects.toThrow(/^storage\.local: the files in .* cannot be served: features\.yml: line \d+, column \d+: aliases stand for more than 10000 nodes \(limits\.max_yaml_alias_nodes\)$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('declarative storage: a Kubernetes ConfigMap volume', () => {
   // What the kubelet makes of a ConfigMap: each file a link into `..data`, itself a link to a timestamped directory
   // that an update replaces by swapping `..data` at once.

@@ -112,6 +112,10 @@ export function createRepository(root: string, name: string) {
       git(work, 'push', '--quiet', 'origin', 'HEAD:main');
       return git(work, 'rev-parse', 'HEAD');
     },
+    /** Points the bare repository's HEAD at `ref` (`refs/heads/…`), whether that branch exists or not. */
+    pointHeadAt(ref: string): void {
+      git(root, '--git-dir', bare, 'symbolic-ref', 'HEAD', ref);
+    },
     /** Tags the last commit (an annotated tag, as releases are) and pushes the tag (moving it if it exists). */
     tag(name: string): void {
       git(work, 'tag', '--force', '--annotate', '--message', name, name);
