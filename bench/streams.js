@@ -51,7 +51,8 @@ const percentile = (xs, q) => {
 const ms = (x) => (x === null || x === undefined ? '—' : x.toFixed(1));
 
 function server(port, env) {
-  const child = startFlagpole(dir, port, { FLAGPOLE_LIMITS_MAX_CONNECTIONS: '20000', ...env });
+  // Every stream comes from this one process, with one credential or none: one caller, past any allowance per caller.
+  const child = startFlagpole(dir, port, { FLAGPOLE_LIMITS_MAX_CONNECTIONS: '20000', FLAGPOLE_LIMITS_MAX_EVENT_STREAMS_PER_CREDENTIAL: '0', ...env });
   children.add(child);
   return child;
 }

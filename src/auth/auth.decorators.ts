@@ -15,6 +15,13 @@ export type { ExcludableGroup, NamespaceSource } from './route-policy';
 export const Public = () => declareRoute({ public: true });
 
 /**
+ * With `@Public()`: a credential, when one is sent, is checked and, when valid, put on the request
+ * (`@CurrentAuthentication()`); a missing or refused one is no error. For `/health`, whose details only a caller with
+ * a credential sees while `authentication.required`.
+ */
+export const IdentifiesCaller = () => declareRoute({ identify: true });
+
+/**
  * Public while `protect(config)` is false; otherwise like any route without `@Public()`. For `/metrics`, which
  * Prometheus scrapes without a credential unless `metrics.require_authentication` asks for one.
  */

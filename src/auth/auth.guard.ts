@@ -61,13 +61,36 @@ export class AuthGuard implements CanActivate {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const policy = policyOfRequest(request, this.config);
-    if (!policy.authenticate) return true;
+    if (!policy.authenticate) return policy.identify ? this.identify(request, policy) : true;
     try {
       const admitted = this.admit(request, http.getResponse<FastifyReply>(), policy);
       return admitted ? admitted.then(() => true, (e: unknown) => this.reportDenial(e, context)) : true;
     } catch (e) {
       return this.reportDenial(e, context);
     }
+  }
+
+  /**
+   * A public route that answers more to a caller it knows: a valid credential goes on the request as on any route;
+   * none, a refused one, or a lookup that fails (the database is down: `/health` must still answer) leaves it off.
+   */
+  private identify(request: FastifyRequest, policy: RoutePolicy): true | Promise<true> {
+    const keep = (a: AuthenticationRecord): true => {
+      try {
+        this.checkNamespace(a, request, policy);
+        (request as AuthenticatedRequest)[AUTHENTICATION] = a;
+      } catch {
+        // A namespaced token on a route of no namespace: not a caller this route knows.
+      }
+      return true;
+    };
+    let authentication: Authentication;
+    try {
+      authentication = this.authenticate(request);
+    } catch {
+      return true;
+    }
+    return authentication instanceof Promise ? authentication.then(keep, () => true) : keep(authentication);
   }
 
   private reportDenial(e: unknown, context: ExecutionContext): never {

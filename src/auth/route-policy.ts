@@ -29,6 +29,8 @@ export type NamespaceSource = 'namespaceKey' | 'key' | 'requests' | 'header';
 export interface AuthDeclaration {
   /** true: never authenticated; a function: public while it answers false for the configuration. */
   public?: true | ((config: FlagpoleConfig) => boolean);
+  /** On a public route: a credential sent is checked and, when valid, kept on the request; none is no refusal. */
+  identify?: true;
   group?: ExcludableGroup;
   /** null: names no single namespace (namespaced tokens are refused). */
   scope?: NamespaceSource | null;
@@ -63,6 +65,11 @@ export interface RoutePolicy {
   readonly scope: NamespaceSource | null;
   /** What authorization asks (whether or not it is on: the route table is the same either way). */
   readonly access: RouteAccess;
+  /**
+   * Not required, but looked for: a valid credential is kept on the request, a missing or refused one is no error
+   * (`/health`, which shows its details only to a caller it knows while `authentication.required`).
+   */
+  readonly identify?: boolean;
 }
 
 const DECLARATION = 'flagpole:auth';
@@ -95,7 +102,7 @@ export function resolvePolicy(declaration: AuthDeclaration, config: FlagpoleConf
   const access = resolveAccess(declaration.access, method);
   if (!config.authentication.required) return { authenticate: false, scope, access };
   const open = declaration.public;
-  if (open === true || (typeof open === 'function' && !open(config))) return { authenticate: false, scope, access };
+  if (open === true || (typeof open === 'function' && !open(config))) return { authenticate: false, scope, access, identify: declaration.identify === true };
   const group = declaration.group;
   return { authenticate: !(group && config.authentication.exclude[group]), scope, access };
 }

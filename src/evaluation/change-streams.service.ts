@@ -9,8 +9,11 @@
  *   thousand subscribers never stall evaluations; a client that fell behind by several versions gets the newest once.
  * - `Last-Event-ID` resumes: a client that reconnects with an older version is told at once.
  * - A comment line every `streams.heartbeat_interval` keeps proxies from closing idle streams.
- * - At most `limits.max_event_streams` per instance (503 with Retry-After past it); a client that does not read
- *   (its unsent bytes past MAX_UNSENT_BYTES) is disconnected.
+ * - At most `limits.max_event_streams` per instance (503 with Retry-After past it), and of those at most
+ *   `limits.max_event_streams_per_credential` for one caller (stream-caller.ts; 429 with Retry-After past it), so
+ *   that one token cannot hold every slot.
+ * - A client that does not read is disconnected, and its slot freed (unsent-writes.ts): when bytes written to its
+ *   stream have waited unsent for `limits.event_stream_write_timeout`, or at once past 64 KiB unsent.
  * - A stream opened under an authentication closes when it is revoked (deleted or expired early, here or, through
  *   the bus, elsewhere) and when it expires; the client's reconnection then meets the guard again.
  */
@@ -21,7 +24,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AUTHENTICATION, type AuthenticatedRequest } from '../auth/auth.decorators';
 import { Gauge } from 'prom-client';
 import type { AuthenticationRecord } from '../auth/authentication.record';
-import { NotFoundError, UnavailableError } from '../common/errors';
+import { DomainError, NotFoundError, UnavailableError } from '../common/errors';
+import { GrpcCode } from '../common/grpc-status';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
 import { MetricsRegistry } from '../metrics/metrics.registry';
@@ -29,12 +33,12 @@ import { namespaceTag } from './namespace-tag';
 import { Changes } from '../storage/changes';
 import { HEARTBEAT, lastEventVersion, positionText, refetchEvent } from './event-stream-text';
 import { SnapshotCache, type SnapshotUpdate } from './snapshot-cache.service';
+import { streamCaller } from './stream-caller';
+import { UnsentWrites } from './unsent-writes';
 
 /** Subscribers written to per turn of the event loop. */
 const WRITES_PER_TURN = 100;
-/** A subscriber with more than this unsent is not reading: it is disconnected (it reconnects and resumes). */
-const MAX_UNSENT_BYTES = 64 * 1024;
-/** Retry-After past the cap, in seconds. */
+/** Retry-After past either cap, in seconds. */
 export const STREAMS_RETRY_AFTER_S = 5;
 /** Node's longest timer; an expiry further away is checked again when this one fires. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -45,6 +49,14 @@ export class TooManyStreamsError extends UnavailableError {
   }
 }
 
+/** One caller's streams past its allowance → ResourceExhausted (429): the others' streams still open. */
+export class TooManyCallerStreamsError extends DomainError {
+  readonly code = GrpcCode.ResourceExhausted;
+  constructor(max: number) {
+    super(`too many event streams open for this credential (limits.max_event_streams_per_credential: ${max}); close one or retry later`);
+  }
+}
+
 interface Stream {
   readonly raw: ServerResponse;
   readonly channel: Channel;
@@ -52,6 +64,8 @@ interface Stream {
   sent: string;
   /** The authentication that opened it, when one is revocable (stored: it has an id). */
   readonly authId: string | null;
+  /** Whose allowance it counts against (streamCaller). */
+  readonly caller: string;
   expiry: NodeJS.Timeout | null;
 }
 
@@ -70,6 +84,8 @@ export interface StreamOpening {
   /** The version the client last heard of (`Last-Event-ID`), when it resumes. */
   lastVersion?: string;
   authentication?: AuthenticationRecord;
+  /** Whose allowance it counts against (streamCaller). */
+  caller: string;
 }
 
 @Injectable()
@@ -78,6 +94,10 @@ export class ChangeStreams implements OnModuleInit, OnModuleDestroy {
   private readonly channels = new Map<string, Channel>();
   private readonly byAuthentication = new Map<string, Set<Stream>>();
   private readonly max: number;
+  private readonly maxPerCaller: number;
+  /** Streams held (open or opening) per caller, for `maxPerCaller`. */
+  private readonly held = new Map<string, number>();
+  private readonly unsent: UnsentWrites;
   private readonly heartbeatMs: number;
   /** `inactivityDelaySec` of OFREP's bulk answers. */
   readonly inactivityDelaySec: number;
@@ -95,6 +115,8 @@ export class ChangeStreams implements OnModuleInit, OnModuleDestroy {
     @Inject(CONFIG) config: FlagpoleConfig,
   ) {
     this.max = config.limits.maxEventStreams;
+    this.maxPerCaller = config.limits.maxEventStreamsPerCredential;
+    this.unsent = new UnsentWrites(config.limits.eventStreamWriteTimeout);
     const idle = config.limits.idleTimeout;
     this.heartbeatMs = idle > 0 ? Math.min(config.streams.heartbeatInterval, Math.max(1000, Math.floor(idle / 2))) : config.streams.heartbeatInterval;
     this.inactivityDelaySec = Math.round(config.streams.inactivityDelay / 1000);
@@ -122,6 +144,7 @@ export class ChangeStreams implements OnModuleInit, OnModuleDestroy {
   onModuleDestroy(): void {
     for (const u of this.unsubscribe) u();
     if (this.heartbeat) clearInterval(this.heartbeat);
+    this.unsent.stop();
     for (const channel of this.channels.values()) for (const stream of channel.streams) stream.raw.end();
   }
 
@@ -131,16 +154,30 @@ export class ChangeStreams implements OnModuleInit, OnModuleDestroy {
    */
   async answer(request: FastifyRequest, reply: FastifyReply, namespace: string): Promise<FastifyReply> {
     const authentication = (request as AuthenticatedRequest)[AUTHENTICATION];
-    await this.subscribe({ namespace, reply, lastVersion: lastEventVersion(request.headers['last-event-id']), authentication });
+    const caller = streamCaller(authentication, request.ip);
+    await this.subscribe({ namespace, reply, lastVersion: lastEventVersion(request.headers['last-event-id']), authentication, caller });
     return reply;
   }
 
   /**
    * Answers the request with an event stream of the namespace, or throws (before anything is written): 404 for a
-   * namespace that does not exist, 503 past the cap.
+   * namespace that does not exist, 429 past the caller's allowance, 503 past the cap.
    */
-  async subscribe({ namespace, reply, lastVersion, authentication }: StreamOpening): Promise<void> {
-    this.checkCap(reply);
+  async subscribe(opening: StreamOpening): Promise<void> {
+    this.checkCallerCap(opening);
+    this.checkCap(opening.reply);
+    // Held from here, so that a burst of one caller's requests cannot all pass the check while namespaces load.
+    this.hold(opening.caller, 1);
+    let opened = false;
+    try {
+      opened = await this.open(opening);
+    } finally {
+      if (!opened) this.hold(opening.caller, -1);
+    }
+  }
+
+  /** The stream, once the namespace is known; false when nothing was kept (the client left while it loaded). */
+  private async open({ namespace, reply, lastVersion, authentication, caller }: StreamOpening): Promise<boolean> {
     this.opening++;
     let version: string;
     try {
@@ -162,24 +199,37 @@ export class ChangeStreams implements OnModuleInit, OnModuleDestroy {
     });
     const socket = raw.socket;
     // Gone while the namespace loaded: nothing to keep.
-    if (!socket || socket.destroyed) return;
+    if (!socket || socket.destroyed) return false;
     socket.setNoDelay(true);
     const channel = this.channelOf(namespace, version);
     // Versions are stored times in ms, the same on every instance. A client ahead of this instance (it heard of a
     // write this one has not applied yet) gets its event when this one catches up.
     const resumed = lastVersion !== undefined && Number(lastVersion) < Number(channel.version);
     const authId = authentication?.id ? authentication.id : null;
-    const stream: Stream = { raw, channel, sent: channel.version, authId, expiry: null };
+    const stream: Stream = { raw, channel, sent: channel.version, authId, caller, expiry: null };
     this.add(stream);
     raw.on('close', () => this.remove(stream));
-    raw.write(resumed ? channel.text : positionText(channel.version));
+    this.write(stream, resumed ? channel.text : positionText(channel.version));
     this.scheduleExpiry(stream, authentication?.expiresAt ?? null);
+    return true;
   }
 
   private checkCap(reply: FastifyReply): void {
     if (this.count + this.opening < this.max) return;
     reply.header('retry-after', String(STREAMS_RETRY_AFTER_S));
     throw new TooManyStreamsError(this.max);
+  }
+
+  private checkCallerCap({ reply, caller }: StreamOpening): void {
+    if (this.maxPerCaller === 0 || (this.held.get(caller) ?? 0) < this.maxPerCaller) return;
+    reply.header('retry-after', String(STREAMS_RETRY_AFTER_S));
+    throw new TooManyCallerStreamsError(this.maxPerCaller);
+  }
+
+  private hold(caller: string, change: 1 | -1): void {
+    const n = (this.held.get(caller) ?? 0) + change;
+    if (n > 0) this.held.set(caller, n);
+    else this.held.delete(caller);
   }
 
   private channelOf(namespace: string, version: string): Channel {
@@ -204,6 +254,8 @@ export class ChangeStreams implements OnModuleInit, OnModuleDestroy {
     const { channel } = stream;
     if (!channel.streams.delete(stream)) return;
     this.count--;
+    this.hold(stream.caller, -1);
+    this.unsent.forget(stream.raw);
     if (stream.expiry) clearTimeout(stream.expiry);
     if (channel.streams.size === 0 && this.channels.get(channel.namespace) === channel) this.channels.delete(channel.namespace);
     if (stream.authId === null) return;
@@ -286,11 +338,7 @@ export class ChangeStreams implements OnModuleInit, OnModuleDestroy {
   private write(stream: Stream, text: string): void {
     const { raw } = stream;
     if (raw.destroyed || raw.writableEnded) return;
-    if (raw.writableLength > MAX_UNSENT_BYTES) {
-      raw.destroy();
-      return;
-    }
-    raw.write(text);
+    this.unsent.write(raw, text);
   }
 
   /**

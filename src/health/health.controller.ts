@@ -1,11 +1,14 @@
 /**
  * HTTP health, in Flipt's shape: 200 `{"status":"SERVING"}`, or Flipt's error body — 503 code 14 with a message
  * naming what is down, 404 code 5 for an unknown `?service=`. docs/deployment.md says which probe uses which route.
+ * `/health`'s details (declarative storage, the authorization policy) go, with `authentication.required`, only to a
+ * caller whose credential is valid; the status and its code are the same for everyone.
  */
 import { Controller, Get, HttpCode, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
-import { Public } from '../auth/auth.decorators';
+import { CurrentAuthentication, IdentifiesCaller, Public } from '../auth/auth.decorators';
+import type { AuthenticationRecord } from '../auth/authentication.record';
 import { DomainError, UnavailableError } from '../common/errors';
 import { GrpcCode } from '../common/grpc-status';
 import { OVERALL } from './grpc-health.server';
@@ -38,7 +41,10 @@ class UnknownServiceError extends DomainError {
 
 const SERVING: HealthResponse = { status: 'SERVING' };
 
-/** Never authenticated, as Flipt's `/health` sits outside its authentication group. */
+/**
+ * Never asks for a credential, as Flipt's `/health` sits outside its authentication group (probes and load balancers
+ * have none); `/health` looks at one sent, for its details.
+ */
 @Public()
 @ApiTags('health')
 @Controller('health')
@@ -47,14 +53,15 @@ export class HealthController {
 
   /** Everything Flagpole depends on, checked now: the database (and Redis, when configured). As Flipt's `/health`. */
   @Get()
+  @IdentifiesCaller()
   @HttpCode(200)
   @ApiOkResponse({ type: HealthResponse })
   @ApiServiceUnavailableResponse({ description: 'NOT_SERVING: a dependency is unreachable, or Flagpole is shutting down' })
-  async check(@Query() query: HealthQuery): Promise<HealthResponse> {
+  async check(@Query() query: HealthQuery, @CurrentAuthentication() caller: AuthenticationRecord | undefined): Promise<HealthResponse> {
     if (query.service !== undefined && query.service !== OVERALL) throw new UnknownServiceError();
     const report = await this.health.check();
     if (!report.serving) throw new UnavailableError(`NOT_SERVING: ${report.reason}`);
-    const details = this.health.details();
+    const details = this.health.detailsFor(caller);
     return Object.keys(details).length > 0 ? { ...SERVING, ...details } : SERVING;
   }
 

@@ -9,11 +9,16 @@
  * The dependency checks run through Terminus every CHECK_INTERVAL_MS and on every `/health` request; listeners (the
  * gRPC server) hear each change of `serving`.
  */
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { HealthCheckService, MikroOrmHealthIndicator, type HealthIndicatorResult } from '@nestjs/terminus';
+import type { AuthenticationRecord } from '../auth/authentication.record';
+import { CONFIG } from '../config/config.tokens';
+import type { FlagpoleConfig } from '../config/config.types';
+import { dialectOf } from '../storage/dialects';
 import { IN_WRITE_WORKER } from '../write-worker/role';
 
 export const CHECK_INTERVAL_MS = 5000;
+/** The database check's limit where the dialect table sets none. */
 const DATABASE_TIMEOUT_MS = 1500;
 
 export type DependencyCheck = () => Promise<HealthIndicatorResult>;
@@ -34,12 +39,16 @@ export class HealthService implements OnApplicationBootstrap, OnModuleDestroy {
   private stopping = false;
   private running: Promise<HealthReport> | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private readonly detailsNeedCredential: boolean;
 
   constructor(
     private readonly terminus: HealthCheckService,
     database: MikroOrmHealthIndicator,
+    @Inject(CONFIG) config: FlagpoleConfig,
   ) {
-    this.register('database', () => database.pingCheck('database', { timeout: DATABASE_TIMEOUT_MS }));
+    this.detailsNeedCredential = config.authentication.required;
+    const timeout = dialectOf(config.db.url).healthTimeoutMs ?? DATABASE_TIMEOUT_MS;
+    this.register('database', () => database.pingCheck('database', { timeout }));
   }
 
   /** Adds a dependency whose failure makes Flagpole NOT_SERVING (the Redis cache, when it is configured). */
@@ -55,7 +64,13 @@ export class HealthService implements OnApplicationBootstrap, OnModuleDestroy {
     this.describers.set(name, describer);
   }
 
-  details(): Record<string, unknown> {
+  /**
+   * What the describers say now, for `caller` (the authentication `/health` found, if any). With
+   * `authentication.required` only a caller with a credential hears it: the details name files, roles and why a
+   * change was refused, which is the operator's business; without it everything is open to anyone anyway.
+   */
+  detailsFor(caller: AuthenticationRecord | undefined): Record<string, unknown> {
+    if (this.detailsNeedCredential && !caller) return {};
     return Object.fromEntries([...this.describers].map(([name, describe]) => [name, describe()]));
   }
 

@@ -59,6 +59,12 @@ export interface Dialect {
    * runs SERIALIZABLE).
    */
   listIsolation?: IsolationLevel;
+  /**
+   * How long the health check's `SELECT 1` may take before the database counts as unreachable (1.5 s where absent).
+   * SQLite's one connection runs every query in turn, so there the ping waits behind the writes queued before it: a
+   * busy database, not an unreachable one (under issue 38's attacks on 2 cores it waited up to 1.7 s).
+   */
+  healthTimeoutMs?: number;
 }
 
 /** The knex configuration's key naming the dialect table's entry (ormOptions sets it; rows.ts's dialectOfKnex reads it). */
@@ -83,6 +89,7 @@ export const DIALECTS: readonly Dialect[] = [
     rowLocks: false,
     // Deletes nothing; as a write, it takes the file's write lock.
     writeLockFirst: 'delete from namespaces where 0',
+    healthTimeoutMs: 2 * SQLITE_BUSY_TIMEOUT_MS,
     // The SQL and its rules (order, exact REALs): sqlite-json.ts.
     packedRows: {
       select: packedRowsSql,

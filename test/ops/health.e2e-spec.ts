@@ -1,16 +1,19 @@
 /**
  * HTTP health (/health, /health/live, /health/ready) and the gRPC health service (grpc.health.v1.Health Check and
- * Watch, with a real @grpc/grpc-js client), through start, a database outage and shutdown.
+ * Watch, with a real @grpc/grpc-js client), through start, a database outage and shutdown; and who sees `/health`'s
+ * details when authentication is required.
  *
  * The outage: on PostgreSQL and MySQL the application reaches its database through a loopback TCP proxy that the
  * test stops (connections reset, new ones refused) and starts again. SQLite has no network to cut, so there the
  * test closes the application's own ORM connection pool and reopens it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
 import { HealthService } from '../../src/health/health.service';
+import { bearer, BOOTSTRAP } from '../auth/support';
+import { authorizationEnv, policyFile, tokenWithRole } from '../authorization/support';
 import { dropDatabase, freshDatabaseUrl, TEST_DIALECT } from '../support/databases';
 import { client, startFlagpole, type RunningFlagpole } from '../support/flagpole';
 import { check, eventually, healthClient, Watcher } from './support/grpc-health-client';
@@ -79,6 +82,44 @@ describe('health', () => {
     } finally {
       await secured.close();
     }
+  });
+});
+
+// Hardening issue 12: the policy file's path, the role names and why a change was refused are not for anyone.
+describe('health details with authentication required', () => {
+  let fp: RunningFlagpole;
+  let policy: string;
+
+  beforeAll(async () => {
+    policy = policyFile();
+    fp = await startFlagpole(authorizationEnv(policy));
+  });
+  afterAll(() => fp?.close());
+
+  it('a caller without a credential gets the status only, from every route, with the same codes', async () => {
+    const api = client(fp.url);
+    for (const path of ['/health', '/health/live', '/health/ready']) expect(await api.get(path)).toMatchObject({ status: 200, body: SERVING });
+    // A refused credential is no credential: still 200, still the status only (a probe is never turned away).
+    expect(await api.get('/health', undefined, bearer('not-a-token'))).toMatchObject({ status: 200, body: SERVING });
+    const r = await api.get('/health');
+    expect(r.body).toEqual(SERVING);
+    expect(r.text).not.toContain(policy);
+    expect(await api.get('/health?service=flipt.Flipt')).toMatchObject({ status: 404, body: { code: 5, message: 'unknown service' } });
+  });
+
+  it('a caller with a valid credential gets the details: the policy file, its roles, and a refused change', async () => {
+    const admin = client(fp.url, bearer(BOOTSTRAP));
+    expect(await admin.get('/health')).toMatchObject({
+      status: 200,
+      body: { status: 'SERVING', authorization: { policy, roles: ['admin', 'production-editor', 'team-editor', 'viewer', 'evaluator'] } },
+    });
+    // Any valid credential, whatever its roles: a viewer too.
+    const viewer = client(fp.url, bearer(await tokenWithRole(admin, 'viewer')));
+    expect((await viewer.get('/health')).body.authorization).toMatchObject({ policy });
+
+    writeFileSync(policy, 'roles: [unclosed\n');
+    await eventually(async () => String((await admin.get('/health')).body.authorization?.error).includes(policy), 10_000, 'the refused change in /health');
+    expect((await client(fp.url).get('/health')).body).toEqual(SERVING);
   });
 });
 
