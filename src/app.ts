@@ -2,8 +2,9 @@
  * Builds the Nest application on Fastify with everything Flipt's HTTP surface needs: JSON bodies whatever the
  * Content-Type, trailing slashes ignored, Flipt's error body for every failure, Swagger at /docs, and the evaluation
  * routes' lean handlers (common/fast-path.ts). And what a server facing hostile clients needs
- * (docs/security.md): request, idle and connection limits, CORS when configured, CSRF protection, credentials
- * checked before a body is read, and response headers that keep browsers from misreading answers.
+ * (docs/security.md): request, idle and connection limits, bodies bounded in memory and rate (common/body-reader.ts),
+ * CORS when configured, CSRF protection, credentials checked before a body is read, and response headers that keep
+ * browsers from misreading answers.
  */
 import fastifyCors from '@fastify/cors';
 import { NestFactory } from '@nestjs/core';
@@ -18,7 +19,7 @@ import { corsOptions } from './common/cors-options';
 import { ErrorFilter } from './common/error.filter';
 import { registerForwardedPrefixCheck } from './common/forwarded-prefix';
 import { frameworkErrorHandler, registerHttpCompat } from './common/http-compat';
-import { registerJsonBodyParser, textBodyOnRoute } from './common/json-body';
+import { bodyOnRoute, registerJsonBodyParser } from './common/json-body';
 import { RequestPipe } from './common/request.pipe';
 import { RouteRegistry } from './common/route-registry';
 import { registerSecurityHeaders } from './common/security-headers';
@@ -27,7 +28,7 @@ import { FastPaths } from './common/fast-path';
 import { rootLogger } from './logging/logger';
 import { NestLogger } from './logging/nest-logger';
 import { setupSwagger } from './swagger';
-import { startsWriteWorker } from './write-worker/role';
+import { IN_WRITE_WORKER, startsWriteWorker } from './write-worker/role';
 import { WriteRoutes } from './write-worker/write-routes';
 import { WriteWorker } from './write-worker/write-worker.service';
 
@@ -55,14 +56,15 @@ export async function createApp(config: FlagpoleConfig): Promise<NestFastifyAppl
     const policy = settleRoutePolicy(route, config);
     fastPaths.onRoute(route, policy);
     preBodyAuthentication.onRoute(route, policy);
-    textBodyOnRoute(route, config.limits);
+    bodyOnRoute(route, config.limits);
     writeRoutes?.onRoute(route);
   });
   // First of the onRequest hooks, as Flipt's CORS middleware is outermost: refusals carry CORS headers too.
   if (config.cors.enabled) await fastify.register(fastifyCors, corsOptions(config.cors));
   registerSecurityHeaders(fastify);
   registerForwardedPrefixCheck(fastify);
-  registerJsonBodyParser(fastify, config.limits);
+  // The write worker gets bodies whole from the main thread, which received them (and timed them) already.
+  registerJsonBodyParser(fastify, IN_WRITE_WORKER ? { ...config.limits, minBodyRate: 0 } : config.limits);
   registerHttpCompat(fastify);
   registerCrossOriginProtection(fastify, config.authentication.session.csrf);
 

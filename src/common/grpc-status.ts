@@ -51,6 +51,7 @@ export function grpcCodeOfHttpStatus(status: number): GrpcCode {
     case 403: return GrpcCode.PermissionDenied;
     case 404: return GrpcCode.NotFound;
     case 405: return GrpcCode.Unimplemented;
+    case 408: return GrpcCode.DeadlineExceeded;
     case 409: return GrpcCode.AlreadyExists;
     case 413: return GrpcCode.InvalidArgument;
     case 415: return GrpcCode.InvalidArgument;

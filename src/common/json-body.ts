@@ -1,21 +1,35 @@
 /**
  * Flipt's gateway reads every request body as JSON whatever its Content-Type (its own SDK sends `text/plain`).
- * An empty body is `{}`; malformed JSON is a 400 naming the problem. Bodies are bounded in size
- * (`limits.max_body_bytes`, 413) and in nesting (`limits.max_json_depth`, 400): every later step that walks a parsed
- * body (validation, class-transformer, JSON.stringify) recurses, and thousands of levels overflow the stack.
+ * An empty body is `{}`; malformed JSON is a 400 naming the problem. Bodies are bounded in size (413: the evaluation
+ * routes by `limits.max_evaluation_body_bytes`, text-body routes by `limits.max_import_bytes`, the others by
+ * `limits.max_body_bytes`), in nesting (`limits.max_json_depth`, 400: every later step that walks a parsed body —
+ * validation, class-transformer, JSON.stringify — recurses, and thousands of levels overflow the stack), and while
+ * they arrive, in memory across all requests and in rate (body-reader.ts).
  */
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import { BodyReader, type BodyLimit, type BodyReaderLimits } from './body-reader';
 import { MalformedBodyError } from './errors';
 import { addRouteConfig, type RouteConfig } from './route-config';
 
-export interface JsonBodyLimits {
+export interface JsonBodyLimits extends BodyReaderLimits {
   maxBodyBytes: number;
   maxJsonDepth: number;
   /** The body limit of routes that take their body as text (`@TextBody()`). */
   maxImportBytes: number;
+  /** The body limit of the evaluation routes (`@EvaluationBody()`). */
+  maxEvaluationBodyBytes: number;
 }
 
 const TEXT_BODY = 'flagpole:text-body';
+const EVALUATION_BODY = 'flagpole:evaluation-body';
+/** The route's `BodyRoute`, settled as the route is registered. */
+const BODY_ROUTE = Symbol('flagpole:body-route');
+
+interface BodyRoute extends BodyLimit {
+  /** The body is handed over as text, unparsed. */
+  text: boolean;
+}
 
 /**
  * A route that reads its body as text itself (a YAML or JSON document to import): it gets the body unparsed, as a
@@ -25,18 +39,37 @@ export function TextBody(): MethodDecorator {
   return (_target, _key, descriptor) => addRouteConfig(descriptor.value as Function, { [TEXT_BODY]: true });
 }
 
-/** For Fastify's `onRoute` hook: text-body routes get their own body limit. */
-export function textBodyOnRoute(route: RouteOptions, limits: JsonBodyLimits): void {
-  if ((route.config as RouteConfig | undefined)?.[TEXT_BODY]) route.bodyLimit = limits.maxImportBytes;
+/**
+ * A route that takes an evaluation request: small, and sent by every client of every service, so its body is bounded
+ * by the smaller `limits.max_evaluation_body_bytes`.
+ */
+export function EvaluationBody(): MethodDecorator {
+  return (_target, _key, descriptor) => addRouteConfig(descriptor.value as Function, { [EVALUATION_BODY]: true });
+}
+
+/** For Fastify's `onRoute` hook: the route's body limit and form, read by the parser from the route's config. */
+export function bodyOnRoute(route: RouteOptions, limits: JsonBodyLimits): void {
+  const config = (route.config ?? {}) as RouteConfig;
+  const body: BodyRoute = config[TEXT_BODY]
+    ? { limit: limits.maxImportBytes, key: 'limits.max_import_bytes', text: true }
+    : config[EVALUATION_BODY]
+      ? { limit: limits.maxEvaluationBodyBytes, key: 'limits.max_evaluation_body_bytes', text: false }
+      : { limit: limits.maxBodyBytes, key: 'limits.max_body_bytes', text: false };
+  route.config = { ...config, [BODY_ROUTE]: body };
 }
 
 export function registerJsonBodyParser(fastify: FastifyInstance, limits: JsonBodyLimits): void {
   fastify.removeAllContentTypeParsers();
-  // The route's body limit (a text-body route's) wins over this one.
-  fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: limits.maxBodyBytes }, (req: FastifyRequest, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if ((req.routeOptions.config as unknown as RouteConfig | undefined)?.[TEXT_BODY]) return done(null, text);
-    parseJsonBody(text, limits.maxJsonDepth, done);
+  const reader = new BodyReader<BodyRoute>(limits, (route, text, done) => (route.text ? done(null, text) : parseJsonBody(text, limits.maxJsonDepth, done)));
+  fastify.addHook('onClose', (_instance, done) => {
+    reader.close();
+    done();
+  });
+  // Requests that match no route still have their bodies read (and refused like any other's).
+  const unrouted: BodyRoute = { limit: limits.maxBodyBytes, key: 'limits.max_body_bytes', text: false };
+  fastify.addContentTypeParser('*', (req: FastifyRequest, payload: IncomingMessage, done) => {
+    const route = ((req.routeOptions.config as unknown as RouteConfig | undefined)?.[BODY_ROUTE] as BodyRoute | undefined) ?? unrouted;
+    reader.read(req, payload, route, done);
   });
 }
 

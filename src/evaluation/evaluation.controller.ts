@@ -5,6 +5,7 @@ import {
   LegacyBatchEvaluationResponseDto, LegacyEvaluationRequestDto, LegacyEvaluationResponseDto, VariantEvaluationResponseDto,
 } from './evaluation.dto';
 import { FastPath } from '../common/fast-path';
+import { EvaluationBody } from '../common/json-body';
 import {
   parseBatchEvaluationRequest, parseEvaluationRequest, parseLegacyBatchEvaluationRequest, parseLegacyEvaluationRequest,
 } from './evaluation-request';
@@ -39,6 +40,7 @@ export class EvaluationController {
   constructor(private readonly evaluation: EvaluationService) {}
 
   @Post('evaluate/v1/variant')
+  @EvaluationBody()
   @FastPath((c: EvaluationController) => (request) => EVALUATIONS.variant(c.evaluation, request.body), VARIANT_RESPONSE_SCHEMA)
   @HttpCode(200)
   @ApiBody({ type: EvaluationRequestDto })
@@ -48,6 +50,7 @@ export class EvaluationController {
   }
 
   @Post('evaluate/v1/boolean')
+  @EvaluationBody()
   @FastPath((c: EvaluationController) => (request) => EVALUATIONS.boolean(c.evaluation, request.body), BOOLEAN_RESPONSE_SCHEMA)
   @HttpCode(200)
   @ApiBody({ type: EvaluationRequestDto })
@@ -57,6 +60,7 @@ export class EvaluationController {
   }
 
   @Post('evaluate/v1/batch')
+  @EvaluationBody()
   @FastPath((c: EvaluationController) => (request) => EVALUATIONS.batch(c.evaluation, request.body))
   @NamespaceScoped('requests')
   @HttpCode(200)
@@ -68,6 +72,7 @@ export class EvaluationController {
 
   @Excludable('management')
   @Post(['api/v1/evaluate', 'api/v1/namespaces/:namespaceKey/evaluate'])
+  @EvaluationBody()
   @HttpCode(200)
   @ApiBody({ type: LegacyEvaluationRequestDto })
   @ApiOkResponse({ type: LegacyEvaluationResponseDto, description: 'Deprecated: use /evaluate/v1/variant' })
@@ -77,6 +82,7 @@ export class EvaluationController {
 
   @Excludable('management')
   @Post(['api/v1/batch-evaluate', 'api/v1/namespaces/:namespaceKey/batch-evaluate'])
+  @EvaluationBody()
   @HttpCode(200)
   @ApiBody({ type: LegacyBatchEvaluationRequestDto })
   @ApiOkResponse({ type: LegacyBatchEvaluationResponseDto, description: 'Deprecated: use /evaluate/v1/batch' })

@@ -2,6 +2,7 @@ import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common
 import { ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiParam, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FastPath } from '../common/fast-path';
+import { EvaluationBody } from '../common/json-body';
 import { ErrorFormat, type ErrorReport } from '../common/error.filter';
 import { errorAnswer, type OfrepBulk, type OfrepFlag } from './ofrep-answer';
 import {
@@ -72,6 +73,7 @@ export class OfrepController {
   ) {}
 
   @Post('evaluate/flags/:key')
+  @EvaluationBody()
   @FastPath((c: OfrepController) => (request) => c.single(request))
   @HttpCode(200)
   @ApiParam({ name: 'key', description: 'The flag key' })
@@ -85,6 +87,7 @@ export class OfrepController {
   }
 
   @Post('evaluate/flags')
+  @EvaluationBody()
   @FastPath((c: OfrepController) => (request, reply) => c.many(request, reply))
   @HttpCode(200)
   @ApiHeader({ name: 'If-None-Match', required: false, description: 'ETag of the answer the client holds' })

@@ -71,6 +71,18 @@ export class RawConnection {
   }
 }
 
+/** For a suite: opens connections to the server `base()` names, each destroyed after the test that opened it. */
+export function connectionsTo(base: () => string): () => Promise<RawConnection> {
+  const open: RawConnection[] = [];
+  afterEach(() => open.splice(0).forEach((c) => c.destroy()));
+  return async () => {
+    const c = new RawConnection(base());
+    open.push(c);
+    await c.connected();
+    return c;
+  };
+}
+
 /** The status code of the first response in `text`, or undefined. */
 export function statusOf(text: string): number | undefined {
   const m = /^HTTP\/1\.1 (\d{3})/.exec(text);
