@@ -7,36 +7,16 @@
  *
  * Runs on SQLite only: what it measures is the server's own memory and event loop, not the database.
  */
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { execFile } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TEST_DIALECT } from '../support/databases';
 import { buildOnce, FlagpoleProcess, ROOT } from '../ops/support/process';
 import { healthClient, Watcher } from '../ops/support/grpc-health-client';
-interface PacedResult {
-  p50: number;
-  p99: number;
-  max: number;
-  errors: number;
-}
+import { pacedInChild, post, rssMb } from './support/attack-load';
 
-/**
- * The bench's open-loop load (bench/paced.js: latency counted from each request's due time), in a process of its
- * own so that the attackers in this one cannot delay it and be charged to the server.
- */
-function pacedInChild(url: string, rate: number, seconds: number, headers: Record<string, string>): Promise<PacedResult> {
-  const script = `
-    const { paced } = require(${JSON.stringify(join(ROOT, 'bench', 'paced.js'))});
-    paced(${JSON.stringify(url)}, (i) => ({ namespaceKey: 'default', flagKey: 'on', entityId: 'user-' + i, context: {} }),
-      { rate: ${rate}, seconds: ${seconds}, connections: 20, headers: ${JSON.stringify(headers)} })
-      .then((r) => process.stdout.write(JSON.stringify(r)));`;
-  return new Promise((resolve, reject) =>
-    execFile(process.execPath, ['-e', script], { timeout: (seconds + 60) * 1000 }, (err, stdout) => (err ? reject(err) : resolve(JSON.parse(stdout)))),
-  );
-}
 const onSqlite = TEST_DIALECT === 'sqlite' ? describe : describe.skip;
 jest.setTimeout(180_000);
 
@@ -52,23 +32,6 @@ const REQUEST_TIMEOUT_MS = 5000;
  */
 const HEALTH_GIVE_UP_MS = 30_000;
 const WATCH_STREAMS = 1200; // above the cap configured below (1000)
-
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : 0;
-}
-
-
-async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<number> {
-  try {
-    const payload = typeof body === 'string' ? body : JSON.stringify(body);
-    const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload });
-    await r.arrayBuffer();
-    return r.status;
-  } catch {
-    return -1;
-  }
-}
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
