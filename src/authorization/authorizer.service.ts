@@ -20,8 +20,8 @@ import { rolesOf, type CredentialFacts } from './bindings';
 import { Grant, grantOf } from './grant';
 import { parsePolicy, PolicyError, type Policy } from './policy';
 
-/** Changes within this long are read once. */
-const SETTLE_MS = 50;
+/** The policy file is read once it has not changed for this long (changes within it are read once). */
+const SETTLE_MS = 200;
 
 interface Loaded {
   policy: Policy;
@@ -173,11 +173,17 @@ export class Authorizer implements OnModuleDestroy {
     this.poller.unref();
   }
 
-  private soon(): void {
+  /**
+   * Reloads once the file has been quiet for SETTLE_MS: a writer still writing (a file rewritten in place, not
+   * replaced) changes its size or times in between, and its half is never read.
+   */
+  private soon(seen = this.stat()): void {
     if (this.settle) return;
     this.settle = setTimeout(() => {
       this.settle = null;
-      this.fingerprint = this.stat();
+      const now = this.stat();
+      if (now !== seen) return this.soon(now);
+      this.fingerprint = now;
       this.reload();
     }, SETTLE_MS);
     this.settle.unref();

@@ -53,7 +53,12 @@ const libraryOptions = (options: BoundedYamlOptions) =>
 /** Every document of a YAML stream (`---`). The library's parser recurses per level of nesting: it may throw. */
 export function parseYamlStream(text: string, options: BoundedYamlOptions = {}): BoundedDocument[] {
   const docs = parseAllDocuments(text, libraryOptions(options));
-  if (!Array.isArray(docs)) return []; // an empty stream
+  if (!Array.isArray(docs) || docs.length === 0) {
+    // An empty stream; one whose text did not parse (a broken directive) carries the errors, which are the answer.
+    const [error] = (docs as { errors?: Error[] }).errors ?? [];
+    if (error) throw error;
+    return [];
+  }
   const budget = options.aliasBudget ?? new AliasBudget();
   return (docs as Document.Parsed[]).map((doc) => ({ doc, aliases: checkDocument(doc, budget) }));
 }

@@ -46,7 +46,10 @@ export const MAX_ATTACHMENT_BYTES = 1000 * 1024;
  * The namespace documents in `text`, in order. Empty text holds none. Read quickly when the text allows
  * (document-tree.ts), and carefully, naming the place, when it does not or when anything is wrong with it.
  */
-export function readDocuments(text: string, options: ReadOptions = {}): NamespaceDocument[] {
+export function readDocuments(source: string, options: ReadOptions = {}): NamespaceDocument[] {
+  // YAML takes a bare CR for a line break, as js-yaml (the quick reading) does and the `yaml` library (the careful
+  // one) does not: both read it as LF, so that both read the same documents. One character for one: places hold.
+  const text = source.includes('\r') ? source.replace(/\r(?!\n)/g, '\n') : source;
   const quick = options.careful ? null : quickTrees(text, options);
   if (quick) {
     try {

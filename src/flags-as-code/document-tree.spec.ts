@@ -42,3 +42,25 @@ describe('quick and careful readings agree', () => {
     expect(() => readDocuments(text)).toThrow('line 8, column 17, flags[0].rules[0].distributions[0].variant: flag "f" has no variant "w"');
   });
 });
+
+describe('which texts the quick reading leaves to the careful one', () => {
+  it.each([
+    ['a collection key', 'flags:\n- {key: f, name: F, metadata: {[1, 2]: x}}\n'],
+    ['a complex key', 'flags:\n- key: f\n  name: F\n  metadata:\n    ? {a: 1}\n    : y\n'],
+    ['a null key', 'flags:\n- {key: f, name: F, metadata: {null: x}}\n'],
+    ['an empty key', 'flags:\n- {key: f, name: F, metadata: {: x}}\n'],
+    ['a directive alone', '%YAML\n'],
+  ])('%s', (_what, text) => {
+    expect(quickTrees(text, {})).toBeNull();
+  });
+
+  it('keeps the quick way for plain documents, number keys included', () => {
+    expect(quickTrees('flags:\n- {key: f, name: F, metadata: {2024: release}}\n', {})).not.toBeNull();
+  });
+
+  // The check runs on hostile text before anything else: a pattern that backtracks took 8 s on 3,000 spaces and
+  // grew with their cube; this would not end within the test's timeout.
+  it('reads a long run of spaces in one pass', () => {
+    expect(quickTrees(`${' '.repeat(300_000)}x\n`, {})).not.toBeNull();
+  });
+});

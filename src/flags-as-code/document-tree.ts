@@ -242,7 +242,13 @@ export function carefulTrees(text: string, options: TreeOptions): NodeTree[] {
     try {
       docs = parseYamlStream(chunk.text, { lineCounter: lines, merge: true, aliasBudget });
     } catch (e) {
-      // The composer recurses per level of nesting: absurd nesting overflows the stack.
+      // A text with no document whose errors are the answer (the error knows its place); or absurd nesting, which
+      // overflows the stack of the composer (it recurses per level).
+      const at = (e as { pos?: [number, number] }).pos;
+      if (at) {
+        const { line, col } = lines.linePos(at[0]);
+        throw new DocumentError(`${prefix(options.source)}line ${line + chunk.lineOffset}, column ${line === 1 ? col + chunk.colOffset : col}: ${firstLine((e as Error).message)}`);
+      }
       throw new DocumentError(`${prefix(options.source)}cannot be read: ${(e as Error).message}`);
     }
     for (const { doc, aliases } of docs) {
@@ -265,6 +271,18 @@ class WrittenNumber {
     readonly value: number,
     readonly source: string,
   ) {}
+
+  /**
+   * As a mapping's key, js-yaml names a number by this (an object without its own tag it would name
+   * `[object Object]`): its value, as the careful reading's keys do (`{2024: x}`, `{1.50: x}` → `1.5`).
+   */
+  get [Symbol.toStringTag](): string {
+    return 'WrittenNumber';
+  }
+
+  toString(): string {
+    return String(this.value);
+  }
 }
 
 /** YAML 1.2 core schema's numbers, as `yaml` resolves them (js-yaml's own also take `1_000` and `0b1`). */
@@ -291,6 +309,13 @@ const SCHEMA = CORE_SCHEMA.extend({ implicit: [numberType('tag:yaml.org,2002:int
 
 /** Anchors and aliases are left to the careful reading, which bounds their expansion. */
 const ANCHOR_OR_ALIAS = /[&*][^\s,[\]{}'"]/;
+/**
+ * Keys that are not text where js-yaml and the careful reading name them differently: a collection (`[1, 2]: x`,
+ * `{a: 1}: y`), a complex key (`? …`), a null or empty key (`~: x`, `{: x}`). Such text is read carefully. Quoted
+ * text that looks like one only costs the quick reading. No two quantifiers here can take the same characters: the
+ * text is hostile, and an ambiguous pattern backtracks without end on a long run of spaces.
+ */
+const ODD_KEYS = /[\]}][ \t]*:(?:\s|$)|(?:^|[\s{,[])\?(?:\s|$)|(?:^[ \t]*(?:-[ \t]+)*|[{,][ \t]*)(?:(?:~|null|Null|NULL)[ \t]*)?:(?:\s|$)/m;
 
 class PlainTree implements Tree {
   constructor(
@@ -343,7 +368,7 @@ class PlainTree implements Tree {
  * anything js-yaml does not read as the careful reader would: let the careful reader say what is wrong).
  */
 export function quickTrees(text: string, options: TreeOptions): PlainTree[] | null {
-  if (ANCHOR_OR_ALIAS.test(text)) return null;
+  if (ANCHOR_OR_ALIAS.test(text) || ODD_KEYS.test(text)) return null;
   let careful: NodeTree[] | undefined;
   const carefully = () => (careful ??= carefulTrees(text, options));
   const out: PlainTree[] = [];
@@ -357,5 +382,8 @@ export function quickTrees(text: string, options: TreeOptions): PlainTree[] | nu
   } catch {
     return null;
   }
+  // No document from a text that holds more than comments (a directive alone, `%YAML` without its version): the
+  // careful reader says what is wrong with it, where js-yaml said nothing.
+  if (out.length === 0 && /^[ \t]*[^\s#]/m.test(text)) return null;
   return out;
 }

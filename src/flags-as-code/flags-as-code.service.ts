@@ -7,6 +7,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { PermissionCheck } from '../authorization/permission-check';
 import { InvalidError, NotFoundError, ValidationError } from '../common/errors';
+import { requireKey } from '../common/validation';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
 import { Database, wholeNamespace } from '../storage/database.service';
@@ -64,6 +65,9 @@ export class FlagsAsCodeService {
   }
 
   async importText(text: string, request: ImportRequest = {}): Promise<ImportSummary[]> {
+    // The path's key names the namespace of a document that names none: held to the API's key rule (an import must
+    // not create a namespace the API would refuse).
+    if (request.namespace !== undefined) requireKey('namespaceKey', request.namespace);
     // Read off the event loop (document-reading.service.ts); only plain options cross to the thread.
     const { source, careful, defaultNamespace } = request;
     const documents = await this.reading.read(text, { source, careful, maxAliasNodes: this.maxAliasNodes, defaultNamespace: request.namespace ?? defaultNamespace });
