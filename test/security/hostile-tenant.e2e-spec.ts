@@ -22,7 +22,7 @@ import { Receiver } from '../audit/support/receiver';
 import { buildOnce, FlagpoleProcess, ROOT } from '../ops/support/process';
 import { TEST_DIALECT } from '../support/databases';
 import { metricFamily } from '../support/metric-family';
-import { pacedInChild, post, rssMb } from './support/attack-load';
+import { loadReport, pacedInChild, post, rssMb } from './support/attack-load';
 import { anchorsUsed50Times } from './support/hostile-documents';
 
 const onSqlite = TEST_DIALECT === 'sqlite' ? describe : describe.skip;
@@ -192,12 +192,7 @@ onSqlite('a hostile tenant against a 400 MB heap (built server, authentication a
     sockets.forEach((s) => s.destroy());
 
     const report = {
-      rssBaselineMb: Math.round(baseline),
-      rssPeakMb: Math.round(peak),
-      pacedP50Ms: +steady.p50.toFixed(1),
-      pacedP99Ms: +steady.p99.toFixed(1),
-      pacedErrors: steady.errors,
-      healthWorstMs: Math.round(healthWorst),
+      ...loadReport({ baseline, peak }, steady, healthWorst),
       healthFailures,
       refusedWrites: refused,
       yamlImports: imports,

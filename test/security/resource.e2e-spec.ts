@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { TEST_DIALECT } from '../support/databases';
 import { buildOnce, FlagpoleProcess, ROOT } from '../ops/support/process';
 import { healthClient, Watcher } from '../ops/support/grpc-health-client';
-import { pacedInChild, post, rssMb } from './support/attack-load';
+import { loadReport, pacedInChild, post, rssMb } from './support/attack-load';
 
 const onSqlite = TEST_DIALECT === 'sqlite' ? describe : describe.skip;
 jest.setTimeout(180_000);
@@ -135,12 +135,7 @@ onSqlite('resource bounds under attack (built server, authentication required)',
     sockets.forEach((s) => s.destroy());
 
     const report = {
-      rssBaselineMb: Math.round(baseline),
-      rssPeakMb: Math.round(peak),
-      pacedP50Ms: +steady.p50.toFixed(1),
-      pacedP99Ms: +steady.p99.toFixed(1),
-      pacedErrors: steady.errors,
-      healthWorstMs: Math.round(healthWorst),
+      ...loadReport({ baseline, peak }, steady, healthWorst),
       attackStatuses: Object.fromEntries([...new Set(statuses)].map((s) => [s, statuses.filter((x) => x === s).length])),
       watchStreamsRefused: exhausted,
       trickleConnectionsStillOpen: openTrickles,

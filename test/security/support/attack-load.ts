@@ -45,3 +45,15 @@ export async function post(url: string, body: unknown, headers: Record<string, s
     return -1;
   }
 }
+
+/** What both resource tests print of the server and the paced load: RSS, the load's percentiles, /health's worst. */
+export function loadReport(rss: { baseline: number; peak: number }, steady: PacedResult, healthWorstMs: number) {
+  return {
+    rssBaselineMb: Math.round(rss.baseline),
+    rssPeakMb: Math.round(rss.peak),
+    pacedP50Ms: +steady.p50.toFixed(1),
+    pacedP99Ms: +steady.p99.toFixed(1),
+    pacedErrors: steady.errors,
+    healthWorstMs: Math.round(healthWorstMs),
+  };
+}
