@@ -68,6 +68,21 @@ export function payloadFromAnswer(type: Exclude<AuditType, 'token'>, answer: unk
   return FROM_ANSWER[type](obj(answer));
 }
 
+/**
+ * Children written through routes of their own, as events of their own: a segment's constraints, a rule's
+ * distributions. The parent's previous event does not know of their changes since, and an update of the parent cannot
+ * change them (Flipt's update requests do not carry them), so the update's `before` takes them from its payload: its
+ * diff then shows only what the update changed (a segment's saved description used to show its constraints removed
+ * and added).
+ */
+const CHILDREN_WITH_OWN_EVENTS: Partial<Record<AuditType, string>> = { segment: 'constraints', rule: 'distributions' };
+
+/** The `before` of an update: the resource's previous payload, its children as they are now. */
+export function beforeUpdate(type: AuditType, previous: Json, payload: Json): Json {
+  const children = CHILDREN_WITH_OWN_EVENTS[type];
+  return children && children in payload ? { ...previous, [children]: payload[children] } : previous;
+}
+
 /** Route parameter and field names in the payload's spelling. */
 const SNAKE: Record<string, string> = {
   namespaceKey: 'namespace_key', flagKey: 'flag_key', segmentKey: 'segment_key', ruleId: 'rule_id', variantId: 'variant_id',

@@ -52,6 +52,7 @@ export class AuditController {
         flag: q.flagKey,
         segment: q.segmentKey,
         actor: q.actor,
+        actorContains: q.actorContains,
         since: q.since ? parseTimeBound(q.since, 'since') : undefined,
         until: q.until ? parseTimeBound(q.until, 'until') : undefined,
       },

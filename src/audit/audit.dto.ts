@@ -26,6 +26,9 @@ export class AuditListQuery {
   @StringField({ description: "Only events whose actor's email, name or authentication method is this value" })
   actor?: string;
 
+  @StringField({ description: "Flagpole addition: only events whose actor's email, name or authentication method contains this text, in any case" })
+  actorContains?: string;
+
   @StringField({ description: 'RFC 3339: only events at or after this time' })
   since?: string;
 

@@ -8,9 +8,12 @@ import type { EntityManager as SqlEntityManager, Knex } from '@mikro-orm/knex';
 import { createHash } from 'node:crypto';
 import type { Page } from '../common/pagination';
 import { Database } from '../storage/database.service';
+import { ValidationError } from '../common/errors';
+import { containsCondition, MAX_SEARCH_LENGTH } from '../storage/list-filter';
 import { pagedList, type PagedList } from '../storage/paged-list';
 import type { AuditEvent, AuditSubject } from './audit-event';
 import { AuditRecord } from './audit-record.entity';
+import { beforeUpdate } from './audit-payloads';
 
 export interface StoredEvent {
   id: string;
@@ -25,11 +28,19 @@ export interface TrailFilter {
   flag?: string;
   segment?: string;
   actor?: string;
+  /** Part of the actor's email, name or authentication method, in any case (the UI's search). */
+  actorContains?: string;
   since?: Date;
   until?: Date;
 }
 
 const cut = (s: string | undefined): string | null => (s ? s.slice(0, 255) : null);
+
+/** An event's `before` (JSON): its resource's latest payload, an update's children as the update found them. */
+function previousOf(event: AuditEvent, latest: string | null): string | null {
+  if (latest === null || event.action !== 'updated') return latest;
+  return JSON.stringify(beforeUpdate(event.type, JSON.parse(latest) as Record<string, unknown>, event.payload));
+}
 
 @Injectable()
 export class AuditRepository {
@@ -69,7 +80,7 @@ export class AuditRepository {
           actorEmail: cut(actor.email),
           actorName: cut(actor.name),
           event: JSON.stringify(event),
-          previousPayload: latest.get(resource) ?? null,
+          previousPayload: previousOf(event, latest.get(resource) ?? null),
         };
         // A denied request changed nothing: the next event's `before` is still the last committed state.
         if (event.status === 'success') latest.set(resource, event.action === 'deleted' ? null : JSON.stringify(event.payload));
@@ -87,10 +98,15 @@ export class AuditRepository {
     if (filter.flag) where.flagKey = filter.flag;
     if (filter.segment) where.segmentKey = filter.segment;
     if (filter.actor) where.$or = [{ actorEmail: filter.actor }, { actorName: filter.actor }, { actorAuthentication: filter.actor }];
+    const part = filter.actorContains?.trim();
+    if (part && part.length > MAX_SEARCH_LENGTH) throw new ValidationError('actorContains', `must be at most ${MAX_SEARCH_LENGTH} characters`);
     if (filter.since || filter.until) {
       where.occurredAt = { ...(filter.since ? { $gte: filter.since } : {}), ...(filter.until ? { $lt: filter.until } : {}) };
     }
-    return this.db.read((em) => pagedList(em, AuditRecord, where, page, { orderBy: { id: 'desc' }, keyOf: (r) => r.id }));
+    // A function: the search's raw SQL may be used by one query only (paged-list.ts), and a page is two.
+    const condition = (): FilterQuery<AuditRecord> =>
+      part ? { ...where, $and: [containsCondition(['actor_email', 'actor_name', 'actor_authentication'], part)] } : where;
+    return this.db.read((em) => pagedList<AuditRecord>(em, AuditRecord, condition, page, { orderBy: { id: 'desc' }, keyOf: (r) => r.id }));
   }
 
   /** Deletes events that occurred before `cutoff`; returns how many. */

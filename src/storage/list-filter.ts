@@ -41,8 +41,13 @@ export function searchCondition(search: string | undefined): Record<string, unkn
   const text = (search ?? '').trim().toLowerCase();
   if (!text) return {};
   if (text.length > MAX_SEARCH_LENGTH) throw new ValidationError('search', `must be at most ${MAX_SEARCH_LENGTH} characters`);
-  const pattern = `%${text.replace(/[!%_]/g, (c) => `!${c}`)}%`;
-  return { $or: SEARCHED.map((column) => ({ [raw((alias: string) => `lower(${alias}.${column}) like ? escape '!'`, [pattern])]: [] })) };
+  return containsCondition(SEARCHED, text);
+}
+
+/** Rows where any of `columns` (as named in the database) contains `text`, in any case; `text` is not blank. */
+export function containsCondition(columns: readonly string[], text: string): Record<string, unknown> {
+  const pattern = `%${text.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
+  return { $or: columns.map((column) => ({ [raw((alias: string) => `lower(${alias}.${column}) like ? escape '!'`, [pattern])]: [] })) };
 }
 
 /** The order for `sort`, the key breaking ties; `fallback` (Flipt's order) when there is none. */

@@ -179,7 +179,7 @@ describe('stored audit trail (authentication required, static tokens)', () => {
       expect(summary(staff.events)).toEqual(['constraint:created', 'segment:created']);
     });
 
-    it('actor: a static token\'s name, or the authentication method', async () => {
+    it('actor: a static token\'s name, or the authentication method; actorContains: a part of either, in any case', async () => {
       await createNamespace(api, 'people');
       const alice = bearer((await createToken(api, { name: 'alice-bot' })).clientToken);
       const bob = bearer((await createToken(api, { name: 'bob-bot' })).clientToken);
@@ -196,6 +196,12 @@ describe('stored audit trail (authentication required, static tokens)', () => {
       expect((await list(api, { namespaceKey: 'people', actor: 'token' })).totalCount).toBe(4);
       expect((await list(api, { namespaceKey: 'people', actor: 'oidc' })).totalCount).toBe(0);
       expect((await list(api, { namespaceKey: 'people', actor: 'alice' })).totalCount).toBe(0);
+      // actorContains (the UI's search): a part of the name or method, in any case; a wildcard is only itself.
+      expect((await list(api, { namespaceKey: 'people', actorContains: 'ALICE' })).events.map((e) => e.payload.key)).toEqual(['a2', 'a1']);
+      expect((await list(api, { namespaceKey: 'people', actorContains: '-bot' })).totalCount).toBe(3);
+      expect((await list(api, { namespaceKey: 'people', actorContains: 'tok' })).totalCount).toBe(4);
+      expect((await list(api, { namespaceKey: 'people', actorContains: 'alice%' })).totalCount).toBe(0);
+      expect((await list(api, { namespaceKey: 'people', actorContains: 'b_b' })).totalCount).toBe(0);
     });
 
     it('since (inclusive) and until (exclusive), in RFC 3339 with any offset', async () => {

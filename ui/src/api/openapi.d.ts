@@ -1784,6 +1784,8 @@ export interface operations {
                 segmentKey?: string;
                 /** @description Only events whose actor's email, name or authentication method is this value */
                 actor?: string;
+                /** @description Flagpole addition: only events whose actor's email, name or authentication method contains this text, in any case */
+                actorContains?: string;
                 /** @description RFC 3339: only events at or after this time */
                 since?: string;
                 /** @description RFC 3339: only events before this time */
