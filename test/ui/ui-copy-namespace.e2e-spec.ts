@@ -83,8 +83,10 @@ browserDescribe('issue 21: copy a flag or a segment to another namespace', () =>
     await ui.page.getByRole('button', { name: 'Copy to namespace' }).click();
     await dialog().getByLabel('Namespace', { exact: true }).selectOption('dst');
     await dialog().getByRole('button', { name: 'Copy flag' }).click();
-    await dialog().getByText('Namespace dst already has a flag checkout: delete or rename it there first.').waitFor();
+    await dialog().getByText('Flag checkout already exists in namespace dst, and a key cannot be changed.', { exact: false }).waitFor();
     await dialog().getByRole('button', { name: 'Cancel' }).click();
+    // A namespace was chosen: the dialog asks before dropping it (issue 43).
+    await ui.page.getByRole('button', { name: 'Discard changes' }).click();
   });
 
   it('copies a boolean flag without its rollouts when asked to, and a segment with its constraints', async () => {

@@ -64,6 +64,8 @@ browserDescribe('flags as code in the web UI: Export and Import', () => {
     await dialog.getByText('line 9, column 16, flags[0].rules[0].distributions[0].variant: flag "extra" has no variant "b"').waitFor();
     await shots('import-refused');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
+    // A document was pasted: the dialog asks before dropping it (issue 43).
+    await page.getByRole('button', { name: 'Discard changes' }).click();
     expect((await api.get('/api/v1/namespaces/staging/flags')).body.flags).toHaveLength(3);
   });
 
@@ -73,6 +75,8 @@ browserDescribe('flags as code in the web UI: Export and Import', () => {
     await dialog.getByLabel('Document', { exact: true }).fill('flags:\n- key: only\n  name: Only\n');
     await dialog.getByLabel(/Delete all of them first/).check();
     await dialog.getByRole('button', { name: 'Import' }).click();
+    // It asks first, naming what it deletes (ui-first-day-imports covers the question).
+    await page.getByRole('dialog', { name: 'Replace everything in namespace staging?' }).getByRole('button', { name: 'Delete and import' }).click();
     await page.getByText('1 flag and 0 segments imported into staging (3 flags and 2 segments replaced)').waitFor();
     expect((await api.get('/api/v1/namespaces/staging/flags')).body.flags.map((f: { key: string }) => f.key)).toEqual(['only']);
   });

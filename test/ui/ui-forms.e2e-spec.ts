@@ -113,6 +113,8 @@ browserDescribe('issue 21: forms', () => {
       expect(await problemOf(dialog().getByLabel('Key'))).toMatch(/^Not allowed in a key: space\./);
       expect(await dialog().getByRole('button', { name: 'Create namespace' }).isDisabled()).toBe(true);
       await dialog().getByRole('button', { name: 'Cancel' }).click();
+      // Something was typed: the dialog asks before dropping it (issue 43).
+      await dialog('Discard your changes?').getByRole('button', { name: 'Discard changes' }).click();
 
       await ui.open('/namespaces/shop/flags/colour');
       await page().getByRole('button', { name: 'Add variant' }).click();

@@ -12,6 +12,8 @@ import './styles/palette.css';
 import './styles/forms.css';
 import './styles/ranked.css';
 import './styles/list.css';
+import './styles/values.css';
+import './styles/tokens.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

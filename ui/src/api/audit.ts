@@ -47,6 +47,8 @@ export interface AuditFilter {
   segmentKey?: string;
   /** The actor's email, name or authentication method, matched exactly. */
   actor?: string;
+  /** Part of the actor's email, name or authentication method, in any case. */
+  actorContains?: string;
   since?: string;
   until?: string;
 }

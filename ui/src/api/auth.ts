@@ -35,6 +35,8 @@ export interface NewToken {
   description: string;
   expiresAt?: string;
   namespaceKey?: string;
+  /** Stored with the token; the role key (`io.flagpole.auth.role`) is read by the authorization policy. */
+  metadata?: Record<string, string>;
 }
 
 export const createToken = (input: NewToken) =>

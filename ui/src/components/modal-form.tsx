@@ -1,9 +1,11 @@
 /**
  * A dialog holding a form: the fields, the error in words, and Cancel / the submit button at the bottom. Once a field
- * has been changed, leaving the page asks first (routing/leave-guards.ts), until the dialog closes.
+ * has been changed, leaving the page asks first (routing/leave-guards.ts), and so does closing the dialog (Escape, ×
+ * or Cancel), until it closes.
  */
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useLeaveGuard } from '../routing/leave-guards';
+import { DiscardPrompt } from './discard-prompt';
 import { ErrorMessage } from './error-message';
 import { Modal } from './modal';
 
@@ -30,21 +32,24 @@ export function ModalForm({
   children: ReactNode;
 }) {
   const [edited, setEdited] = useState(false);
+  const [asking, setAsking] = useState(false);
   useLeaveGuard(edited);
+  const close = () => (edited ? setAsking(true) : onClose());
   const submit = (e: FormEvent) => {
     e.preventDefault();
     onSubmit();
   };
   return (
-    <Modal title={title} onClose={onClose} wide={wide}>
+    <Modal title={title} onClose={close} wide={wide}>
       {/* Every field's change (typing, a choice, a box ticked) is an `input` event that bubbles up to the form. */}
       <form onSubmit={submit} onInput={() => setEdited(true)}>
         <div className="modal-body form">
           {children}
           <ErrorMessage error={error} />
         </div>
-        <DialogButtons onCancel={onClose} busy={busy} blocked={blocked} label={submitLabel} />
+        <DialogButtons onCancel={close} busy={busy} blocked={blocked} label={submitLabel} />
       </form>
+      {asking && <DiscardPrompt onDiscard={onClose} onKeep={() => setAsking(false)} />}
     </Modal>
   );
 }

@@ -1,6 +1,6 @@
 /**
  * A modal dialog on the native <dialog> element: showModal() makes the rest of the page inert and keeps Tab inside,
- * Escape closes it, and focus goes back to whatever opened it.
+ * Escape asks to close it (`onClose`, which may ask first), and focus goes back to whatever opened it.
  */
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 
@@ -23,8 +23,19 @@ export function Modal({ title, onClose, children, wide }: { title: ReactNode; on
       ref={ref}
       className={`modal ${wide ? 'wide' : ''}`}
       aria-labelledby={titleId}
-      onCancel={(e) => {
+      onKeyDown={(e) => {
+        // Escape is handled here rather than left to the browser's close request: a field that uses Escape itself
+        // (the segment picker's open list) prevents it first, and a dialog opened on top of this one (a question
+        // before discarding) takes its own Escape without this one closing as well.
+        if (e.key !== 'Escape' || e.defaultPrevented) return;
         e.preventDefault();
+        e.stopPropagation();
+        onClose();
+      }}
+      onCancel={(e) => {
+        // Any other close request (a platform's back gesture): React passes this event on to an enclosing dialog.
+        e.preventDefault();
+        e.stopPropagation();
         onClose();
       }}
     >

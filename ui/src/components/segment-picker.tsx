@@ -2,7 +2,7 @@
  * Chooses one or more segments of the namespace: the chosen ones as removable chips, and a combobox (downshift's
  * useCombobox, which does the ARIA and keyboard work) that lists the segments whose key or name contains what is
  * typed. Pick with the mouse, or with ↑/↓ and Enter. A complete key typed and left there counts as chosen when the
- * box loses focus, so "Add rule" takes it without Enter or "Add segment" first.
+ * box loses focus, so "Add rule" takes it without Enter or "Add segment" first. Escape closes the list, then the dialog.
  */
 import { useCombobox } from 'downshift';
 import { useId, useMemo, useState } from 'react';
@@ -64,16 +64,12 @@ export function SegmentPicker({
       }
       return changes;
     },
-    onStateChange: ({ type, selectedItem, inputValue }) => {
+    onStateChange: ({ type, selectedItem }) => {
       switch (type) {
         case useCombobox.stateChangeTypes.InputKeyDownEnter:
         case useCombobox.stateChangeTypes.ItemClick:
         case useCombobox.stateChangeTypes.InputBlur:
           if (selectedItem) add(selectedItem.key);
-          break;
-        case useCombobox.stateChangeTypes.InputChange:
-          setText(inputValue ?? '');
-          setProblem(undefined);
           break;
       }
     },
@@ -104,7 +100,19 @@ export function SegmentPicker({
           {...getInputProps({
             placeholder: segments.length ? 'Search segments by key or name' : 'No segments yet: create one first',
             'aria-describedby': problem ? `${id}-problem` : undefined,
+            // The text is taken here, in the change event itself: downshift reports InputChange from an effect after
+            // the render, and until then the controlled box showed the old text, so a key typed in between was lost.
+            onChange: (e) => {
+              setText(e.currentTarget.value);
+              setProblem(undefined);
+            },
             onKeyDown: (e) => {
+              // Escape closes the open list (downshift); with the list closed it is the dialog's (modal.tsx), which
+              // downshift would otherwise swallow while there is text in the box.
+              if (e.key === 'Escape' && !(isOpen && shown.length > 0)) {
+                (e.nativeEvent as KeyboardEvent & { preventDownshiftDefault?: boolean }).preventDownshiftDefault = true;
+                return;
+              }
               // Enter on the typed text (nothing highlighted) chooses it if it is a key, and never submits the form.
               if (e.key === 'Enter' && highlightedIndex < 0) {
                 e.preventDefault();

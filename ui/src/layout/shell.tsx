@@ -1,18 +1,23 @@
 /**
  * The frame around every page: a top bar (product, the configured label, namespace switcher, who is signed in and
- * sign-out) and the navigation. A skip link leads keyboard users past both to the page. A read-only Flagpole says so
+ * sign-out) and the navigation, which folds behind a Menu button on a phone (nav-menu.tsx), with its footer
+ * (nav-footer.tsx). A skip link leads keyboard users past both to the page. A read-only Flagpole says so
  * above every page.
  */
 import { useEffect, useRef, type ReactNode } from 'react';
-import { navigate, path, useRoute } from '../routing/hash-router';
+import { path, useRoute } from '../routing/hash-router';
 import { Link } from '../routing/link';
+import { switchNamespace } from '../routing/namespace-switch';
 import { useCurrentNamespace, useNamespaces } from '../session/namespaces';
+import { useLocks } from '../session/permissions';
 import { ReadOnlyNotice } from '../session/read-only';
 import { useSession } from '../session/session';
 import { readableTextOn } from '../lib/contrast';
 import { CommandPalette } from '../components/command-palette';
 import { ThemeSwitch } from '../components/theme-switch';
 import { TimeZoneSwitch } from '../components/time-zone-switch';
+import { NavFooter } from './nav-footer';
+import { NAV_ID, NavMenuButton, useNavMenu } from './nav-menu';
 
 const SCOPED = [
   { section: 'flags', label: 'Flags' },
@@ -28,15 +33,20 @@ export function Shell({ children }: { children: ReactNode }) {
   const namespaces = useNamespaces();
   const main = useRef<HTMLElement>(null);
   const routeKey = route.segments.join('/');
+  // Pages the caller may not read (authorization) are not offered: they would only say so.
+  const locks = useLocks();
+  const menu = useNavMenu();
 
-  // A new page: move focus to it, as a full page load would, so screen readers and Tab start there.
+  // A new page: move focus to it, as a full page load would, so screen readers and Tab start there. A page that put
+  // the focus on its first field itself (a form to fill in) keeps it there, and the field is not left unasked.
   const first = useRef(true);
   useEffect(() => {
     if (first.current) {
       first.current = false;
       return;
     }
-    main.current?.focus({ preventScroll: true });
+    const field = document.activeElement?.matches('input, select, textarea') && main.current?.contains(document.activeElement);
+    if (!field) main.current?.focus({ preventScroll: true });
     window.scrollTo(0, 0);
   }, [routeKey]);
 
@@ -54,11 +64,12 @@ export function Shell({ children }: { children: ReactNode }) {
     ?? state.self?.metadata['io.flagpole.auth.token.name'] ?? (state.via === 'token' ? 'client token' : undefined);
 
   return (
-    <div className="shell">
+    <div className="shell" data-menu={menu.open ? 'open' : undefined}>
       <a className="skip-link" href="#main" onClick={(e) => { e.preventDefault(); main.current?.focus(); }}>
         Skip to content
       </a>
       <header className="topbar" style={barStyle}>
+        <NavMenuButton menu={menu} />
         <Link to={path('namespaces', ns, 'flags')} className="brand">
           <img src="./favicon.svg" alt="" width={22} height={22} />
           Flagpole
@@ -71,7 +82,7 @@ export function Shell({ children }: { children: ReactNode }) {
           <select
             id="namespace-switcher"
             value={ns}
-            onChange={(e) => navigate(path('namespaces', e.target.value, SCOPED.some((s) => s.section === section) ? section : 'flags'))}
+            onChange={(e) => void switchNamespace(route, e.target.value)}
           >
             {choices.map((n) => (
               <option key={n.key} value={n.key}>
@@ -90,10 +101,10 @@ export function Shell({ children }: { children: ReactNode }) {
         )}
       </header>
       <div className="body">
-        <nav className="sidenav" aria-label="Main">
+        <nav className="sidenav" aria-label="Main" id={NAV_ID}>
           <p className="nav-heading">{ns}</p>
           <ul>
-            {SCOPED.map((s) => (
+            {SCOPED.filter((s) => s.section !== 'audit' || !locks('audit', 'read', ns)).map((s) => (
               <li key={s.section}>
                 <Link to={path('namespaces', ns, s.section)} aria-current={current(s.section)}>
                   {s.label}
@@ -108,14 +119,17 @@ export function Shell({ children }: { children: ReactNode }) {
                 Namespaces
               </Link>
             </li>
-            <li>
-              <Link to="/settings/tokens" aria-current={route.segments[1] === 'tokens' ? 'page' : undefined}>
-                Static tokens
-              </Link>
-            </li>
+            {!locks('authentication', 'read') && (
+              <li>
+                <Link to="/settings/tokens" aria-current={route.segments[1] === 'tokens' ? 'page' : undefined}>
+                  Static tokens
+                </Link>
+              </li>
+            )}
           </ul>
           <ThemeSwitch />
           <TimeZoneSwitch />
+          <NavFooter />
         </nav>
         <main id="main" ref={main} tabIndex={-1}>
           <ReadOnlyNotice />

@@ -4,6 +4,8 @@
  * a list, or nothing).
  */
 import type { ComparisonType } from '../api/types';
+import type { TimeZone } from '../session/time-zone';
+import { formatDate, inputOfInstant, instantOfInput } from './format';
 
 export const COMPARISON_TYPES: Array<{ type: ComparisonType; label: string }> = [
   { type: 'STRING_COMPARISON_TYPE', label: 'String' },
@@ -101,43 +103,48 @@ export function listToValue(type: ComparisonType, text: string): { value?: strin
   return bad !== undefined ? { problem: `"${bad}" is not a number.` } : { value: JSON.stringify(numbers) };
 }
 
-/** The stored JSON array back as lines; anything else as it is. */
-export function valueToList(value: string): string {
+/** The items of a stored list value (a JSON array), or undefined when it is not one. */
+export function listItems(value: string): string[] | undefined {
   try {
     const parsed: unknown = JSON.parse(value);
-    if (Array.isArray(parsed)) return parsed.map(String).join('\n');
+    if (Array.isArray(parsed)) return parsed.map(String);
   } catch {
-    // not a list: edit it as text
+    // not a list
   }
-  return value;
+  return undefined;
 }
 
-/** How a constraint's value reads in a table. */
-export function displayValue(type: ComparisonType, operator: string, value: string): string {
+/** The stored JSON array back as lines; anything else as it is. */
+export function valueToList(value: string): string {
+  return listItems(value)?.join('\n') ?? value;
+}
+
+/**
+ * How a constraint's value reads as text: a date-time in the zone chosen, named; a list as its items (the page
+ * shows those as separate items, ConstraintValue: a comma may be part of one).
+ */
+export function displayValue(type: ComparisonType, operator: string, value: string, zone?: TimeZone): string {
   const kind = valueKind(type, operator);
   if (kind === 'none') return '';
-  if (kind === 'list') return valueToList(value).split('\n').join(', ');
+  if (kind === 'list') return (listItems(value) ?? [value]).map((v) => JSON.stringify(v)).join(' ');
+  if (kind === 'datetime' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) return formatDate(value, value, zone);
   return value;
 }
 
 /**
- * Date values: the form edits local time (`<input type="datetime-local">`) or a plain date; the API stores UTC
- * RFC 3339 without fractions (`2025-06-01T08:00:00Z`) or `2025-06-01`.
+ * Date values: the form edits a time in the zone chosen (`<input type="datetime-local">`, Times in the navigation)
+ * or a plain date; the API stores UTC RFC 3339 without fractions (`2025-06-01T08:00:00Z`) or `2025-06-01`.
  */
-export function localToStored(local: string, dateOnly: boolean): string {
+export function localToStored(local: string, dateOnly: boolean, zone: TimeZone): string {
   if (!local) return '';
   if (dateOnly) return local;
-  const d = new Date(local);
-  return Number.isNaN(d.getTime()) ? local : d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const d = instantOfInput(local, zone);
+  return d ? d.toISOString().replace(/\.\d{3}Z$/, 'Z') : local;
 }
 
-export function storedToLocal(stored: string): { local: string; dateOnly: boolean } {
+export function storedToLocal(stored: string, zone: TimeZone): { local: string; dateOnly: boolean } {
   if (/^\d{4}-\d{2}-\d{2}$/.test(stored)) return { local: stored, dateOnly: true };
   const d = new Date(stored);
   if (!stored || Number.isNaN(d.getTime())) return { local: '', dateOnly: false };
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return {
-    local: `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`,
-    dateOnly: false,
-  };
+  return { local: inputOfInstant(d, zone), dateOnly: false };
 }

@@ -23,6 +23,18 @@ export function variantKeyProblem(key: string): string | undefined {
   return key === '' ? 'A key is required.' : lengthProblem(key);
 }
 
+/** Under every variant key: the rule of the other keys, which a variant key is best kept to. */
+export const VARIANT_KEY_HINT = 'Letters, digits, - _ and , as in other keys.';
+
+/**
+ * What a variant key has that other keys may not (a space, "é"): the API takes it, so it is said and not refused, as
+ * code that asks for the variant must then spell it exactly.
+ */
+export function variantKeyAdvice(key: string): string | undefined {
+  if (key === '' || KEY_PATTERN.test(key)) return undefined;
+  return `Not usual in a key: ${describeCharacters(invalidCharacters(key))}. The API takes it, but code must spell it exactly; letters, digits, - _ and , are safer.`;
+}
+
 /** A flag's, segment's or namespace's name: required (`requireField`), and as long as a key at most. */
 export function nameProblem(name: string): string | undefined {
   return name === '' ? 'A name is required.' : lengthProblem(name);

@@ -4,6 +4,11 @@
  * two whole JSON documents to compare by eye.
  */
 
+/** A list shown as separate items (lib/audit-names.ts): one leaf, compared whole, never flattened to `[0]`, `[1]`. */
+export class ItemsLeaf {
+  constructor(readonly items: readonly string[]) {}
+}
+
 export type DiffRow =
   | { kind: 'changed'; field: string; before: unknown; after: unknown }
   | { kind: 'added'; field: string; after: unknown }
@@ -11,7 +16,9 @@ export type DiffRow =
 
 /** Every leaf of `value` by its path; empty objects and arrays are leaves themselves (`[]`, `{}`). */
 export function flatten(value: unknown, prefix = '', out = new Map<string, unknown>()): Map<string, unknown> {
-  if (Array.isArray(value) && value.length > 0) {
+  if (value instanceof ItemsLeaf) {
+    out.set(prefix, value);
+  } else if (Array.isArray(value) && value.length > 0) {
     value.forEach((v, i) => flatten(v, `${prefix}[${i}]`, out));
   } else if (isObject(value) && Object.keys(value).length > 0) {
     for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
@@ -51,6 +58,7 @@ function lastName(field: string): string {
 export function formatLeaf(value: unknown): string {
   if (value === null || value === undefined) return 'none';
   if (typeof value === 'string') return `"${value}"`;
+  if (value instanceof ItemsLeaf) return value.items.map((i) => JSON.stringify(i)).join(' ');
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }

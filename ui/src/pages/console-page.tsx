@@ -2,9 +2,10 @@
  * Evaluates a flag as a client would (`/evaluate/v1/variant` or `/boolean`, by the flag's type, or OFREP's route as
  * OpenFeature's providers call it) for an entity id and a context (rows or pasted JSON), and shows the result with
  * its reason and the rule or rollout that matched. Also offers the same request as curl and as Node code
- * (pages/console/ holds the pieces).
+ * (pages/console/ holds the pieces). The entity and context typed are still there when you come back
+ * (console/console-memory.ts).
  */
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { apiBase, apiUrl } from '../api/client';
 import { evaluateBoolean, evaluateOfrep, evaluateVariant, ofrepRequest, type EvaluationInput } from '../api/evaluation';
 import { flagPages, getFlag } from '../api/flags';
@@ -15,21 +16,25 @@ import { PageHeader } from '../components/page-header';
 import { useAction } from '../hooks/use-action';
 import { useLoad } from '../hooks/use-load';
 import { randomId } from '../lib/random-id';
-import { useRoute } from '../routing/hash-router';
+import { useQueryState } from '../routing/use-query-state';
 import { useSession } from '../session/session';
 import type { FlagKind } from './console/code-snippets';
 import { ContextInput } from './console/context-input';
 import { contextOfDraft, emptyDraft } from './console/context-json';
+import { recallConsole, rememberConsole } from './console/console-memory';
 import { CopyCode } from './console/copy-code';
 import { AnswerView, type Answer } from './console/result-view';
 
 type Protocol = 'flagpole' | 'ofrep';
 
 export function ConsolePage({ ns }: { ns: string }) {
-  const { query } = useRoute();
-  const [flagKey, setFlagKey] = useState(query.get('flag') ?? '');
-  const [entityId, setEntityId] = useState(() => randomId());
-  const [draft, setDraft] = useState(emptyDraft);
+  // The flag is kept in the address (replaced as it is typed), so that the namespace switcher keeps it.
+  const [{ flag: flagKey }, setQuery] = useQueryState({ flag: '' });
+  const setFlagKey = (flag: string) => setQuery({ flag }, 'replace');
+  const [memory] = useState(() => recallConsole(ns));
+  const [entityId, setEntityId] = useState(() => memory?.entityId ?? randomId());
+  const [draft, setDraft] = useState(() => memory?.draft ?? emptyDraft());
+  useEffect(() => rememberConsole(ns, { entityId, draft }), [ns, entityId, draft]);
   const [protocol, setProtocol] = useState<Protocol>('flagpole');
   const [result, setResult] = useState<Answer>();
   const protocolHint = useId();

@@ -2,14 +2,16 @@
  * "Copy to namespace" for a flag or a segment: pick another namespace, and the item goes there as one import
  * (lib/copy-document.ts), all or nothing. A flag may take its rules or rollouts and the segments they name along.
  */
-import { useState } from 'react';
-import { ApiError } from '../api/client';
+import { useState, type MouseEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { importDocument } from '../api/flags-as-code';
 import type { ImportResult } from '../api/types';
 import { Field } from '../components/field';
 import { ModalForm } from '../components/modal-form';
 import { useNotify } from '../components/notices';
 import { useAction } from '../hooks/use-action';
+import { navigate, path } from '../routing/hash-router';
+import { Link } from '../routing/link';
 import { useNamespaces } from '../session/namespaces';
 import { useLocks } from '../session/permissions';
 
@@ -19,8 +21,8 @@ export interface CopySource {
   key: string;
   /** Offer to take the rules or rollouts and their segments along (flags). */
   targeting?: string;
-  /** Undefined when the target has no item of this key; the message when it has. */
-  takenIn(target: string): Promise<string | undefined>;
+  /** Whether the target has an item of this key (the copy would be refused: keys cannot be changed). */
+  takenIn(target: string): Promise<boolean>;
   document(target: string, withTargeting: boolean): Promise<unknown>;
 }
 
@@ -31,10 +33,12 @@ export function CopyDialog({ ns, source, onClose }: { ns: string; source: CopySo
   const targets = (namespaces.data ?? []).filter((n) => n.key !== ns && !locks(source.what, 'create', n.key));
   const [target, setTarget] = useState(targets[0]?.key ?? '');
   const [withTargeting, setWithTargeting] = useState(Boolean(source.targeting));
+  /** The namespace that refused the copy because it has the key. */
+  const [takenIn, setTakenIn] = useState<string>();
   const notify = useNotify();
   const copy = useAction(async () => {
-    const taken = await source.takenIn(target);
-    if (taken) throw new ApiError(taken, 409);
+    setTakenIn(undefined);
+    if (await source.takenIn(target)) return setTakenIn(target);
     const document = JSON.stringify(await source.document(target, withTargeting));
     // Segments the target has already are kept (and used by the copied rules); the flag was checked for above.
     const result = await importDocument(target, document, { skipExisting: withTargeting, drop: false });
@@ -57,7 +61,14 @@ export function CopyDialog({ ns, source, onClose }: { ns: string; source: CopySo
       ) : (
         <Field label="Namespace" hint={`The ${source.what} keeps its key there; a namespace that already has one refuses the copy.`}>
           {(p) => (
-            <select {...p} value={target} onChange={(e) => setTarget(e.target.value)}>
+            <select
+              {...p}
+              value={target}
+              onChange={(e) => {
+                setTarget(e.target.value);
+                setTakenIn(undefined);
+              }}
+            >
               {targets.map((n) => (
                 <option key={n.key} value={n.key}>
                   {n.name === n.key ? n.key : `${n.name} (${n.key})`}
@@ -76,7 +87,33 @@ export function CopyDialog({ ns, source, onClose }: { ns: string; source: CopySo
           </span>
         </label>
       )}
+      {takenIn && <Taken source={source} target={takenIn} onClose={onClose} />}
     </ModalForm>
+  );
+}
+
+/**
+ * A key the target has already: keys cannot be renamed, so the choices are another namespace, or deleting the item
+ * there, which its page (linked) offers.
+ */
+function Taken({ source, target, onClose }: { source: CopySource; target: string; onClose(): void }) {
+  const to = path('namespaces', target, `${source.what}s`, source.key);
+  const open = (e: MouseEvent) => {
+    // Closed first, synchronously: its unsaved-edits guard is then gone, and leaving does not ask about a dialog.
+    e.preventDefault();
+    flushSync(onClose);
+    navigate(to);
+  };
+  return (
+    <div role="alert" className="error-box taken">
+      <p>
+        {source.what === 'flag' ? 'Flag' : 'Segment'} {source.key} already exists in namespace {target}, and a key cannot be changed. Copy it to
+        another namespace, or delete that {source.what} in {target} first.
+      </p>
+      <Link to={to} onClick={open}>
+        Open {source.what} {source.key} in {target}
+      </Link>
+    </div>
   );
 }
 

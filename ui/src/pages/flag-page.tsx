@@ -16,7 +16,7 @@ import { currentView, detailsAndHistory, ViewTabs } from '../components/view-tab
 import { useLoad } from '../hooks/use-load';
 import { navigate, path, useRoute } from '../routing/hash-router';
 import { Link } from '../routing/link';
-import { useLoadError, useWriteLock } from '../session/permissions';
+import { useLoadError, useMayCopyOut, useWriteLock } from '../session/permissions';
 import { FlagDetailsForm } from './flag/flag-details-form';
 import { MetadataSection } from './flag/metadata-section';
 import { RolloutsSection } from './flag/rollouts-section';
@@ -35,6 +35,7 @@ export function FlagPage({ ns, flagKey }: { ns: string; flagKey: string }) {
   const readOnly = useReadOnly();
   const notify = useNotify();
   const deleteLock = useWriteLock('flag', 'delete', ns);
+  const mayCopy = useMayCopyOut('flag', ns);
   const loadError = useLoadError('flag', ns, flag.error);
   const views = detailsAndHistory(path('namespaces', ns, 'flags', flagKey));
   const view = currentView(useRoute().query, views);
@@ -61,9 +62,11 @@ export function FlagPage({ ns, flagKey }: { ns: string; flagKey: string }) {
             <Link to={`${path('namespaces', ns, 'console')}?flag=${encodeURIComponent(f.key)}`} className="button">
               Try in console
             </Link>
-            <button type="button" onClick={() => setCopying(true)} {...readOnly?.locked}>
-              Copy to namespace
-            </button>
+            {mayCopy && (
+              <button type="button" onClick={() => setCopying(true)} {...readOnly?.locked}>
+                Copy to namespace
+              </button>
+            )}
             <button type="button" className="danger" onClick={() => setDeleting(true)} {...deleteLock?.locked}>
               Delete flag
             </button>

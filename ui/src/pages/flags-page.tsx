@@ -12,7 +12,7 @@ import type { ListColumn, ListFilter, ListParams } from '../components/list/list
 import { ListView } from '../components/list/list-view';
 import { nameAndKeyColumns } from '../components/list/name-key-columns';
 import { PageHeader } from '../components/page-header';
-import { formatDate } from '../lib/format';
+import { formatDateBare } from '../lib/format';
 import { path } from '../routing/hash-router';
 import { useLockNote, useWriteLock } from '../session/permissions';
 import { WriteLink } from '../session/read-only';
@@ -52,8 +52,8 @@ export function FlagsPage({ ns }: { ns: string }) {
       ),
     },
     { id: 'description', header: 'Description', optional: 'shown', className: 'description', stacked: 'plain', cell: (f) => f.description },
-    { id: 'updated', header: 'Updated', sort: 'updatedAt', optional: 'shown', className: 'nowrap', cell: (f) => formatDate(f.updatedAt) },
-    { id: 'created', header: 'Created', sort: 'createdAt', optional: 'hidden', className: 'nowrap', cell: (f) => formatDate(f.createdAt) },
+    { id: 'updated', header: 'Updated', sort: 'updatedAt', optional: 'shown', className: 'nowrap', zoned: true, cell: (f) => formatDateBare(f.updatedAt) },
+    { id: 'created', header: 'Created', sort: 'createdAt', optional: 'hidden', className: 'nowrap', zoned: true, cell: (f) => formatDateBare(f.createdAt) },
   ];
 
   const fetcher = ({ q, sort, filters }: ListParams) =>

@@ -1,7 +1,7 @@
 /**
  * Namespaces: create, rename, describe, delete (not the protected one), export and import, and switch to one. When
  * read-only, only Export and switching remain; under authorization, what the caller may not do is disabled with the
- * reason (New namespace, Import…) or left out of the rows.
+ * reason, written under the header (New namespace, Import…), or left out of the rows.
  */
 import { useState } from 'react';
 import { createNamespace, deleteNamespace, updateNamespace, type NamespaceInput } from '../api/namespaces';
@@ -21,7 +21,7 @@ import { nameProblem } from '../lib/keys';
 import { path } from '../routing/hash-router';
 import { Link } from '../routing/link';
 import { useCurrentNamespace, useNamespaces } from '../session/namespaces';
-import { useImportLocks, useLocks, useNamespaceCreateLock } from '../session/permissions';
+import { useImportLocks, useLocks, useLocksNote, useNamespaceCreateLock } from '../session/permissions';
 import { ExportButton } from './namespaces/export-button';
 import { describeImport, ImportDialog } from './namespaces/import-dialog';
 
@@ -36,6 +36,9 @@ export function NamespacesPage() {
   const locks = useLocks();
   const importLocks = useImportLocks();
   const createLock = useNamespaceCreateLock();
+  const importLock = importLocks();
+  // Why New namespace and Import… are disabled, in words on the page (a phone shows no tooltip).
+  const { lockProps, note } = useLocksNote([importLock, createLock]);
 
   return (
     <>
@@ -44,15 +47,16 @@ export function NamespacesPage() {
         subtitle="Separate sets of flags and segments, for example per environment or team."
         actions={
           <>
-            <button type="button" onClick={() => setImporting('')} {...importLocks()?.locked}>
+            <button type="button" onClick={() => setImporting('')} {...lockProps(importLock)}>
               Import…
             </button>
-            <button type="button" className="primary" onClick={() => setEditing({})} {...createLock?.locked}>
+            <button type="button" className="primary" onClick={() => setEditing({})} {...lockProps(createLock)}>
               New namespace
             </button>
           </>
         }
       />
+      {note}
       <ErrorMessage error={namespaces.error} />
       {!namespaces.data && namespaces.loading && <Loading what="Loading namespaces" />}
       <table className="list card-table">

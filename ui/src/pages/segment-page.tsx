@@ -11,23 +11,26 @@ import { ErrorMessage } from '../components/error-message';
 import { Field } from '../components/field';
 import { NotLoaded } from '../components/not-loaded';
 import { useNotify } from '../components/notices';
+import { StaleSaveDialog } from '../components/stale-save-dialog';
 import { PageHeader } from '../components/page-header';
 import { ActionsHeader, EditDeleteButtons } from '../components/row-actions';
 import { currentView, detailsAndHistory, ViewTabs } from '../components/view-tabs';
 import { useAction } from '../hooks/use-action';
 import { useDraft } from '../hooks/use-draft';
 import { useLoad } from '../hooks/use-load';
-import { displayValue, operatorLabel, typeLabel } from '../lib/constraints';
+import { useStaleCheck } from '../hooks/use-stale-check';
+import { operatorLabel, typeLabel } from '../lib/constraints';
 import { nameProblem } from '../lib/keys';
 import { navigate, path, useRoute } from '../routing/hash-router';
 import { useLeaveGuard } from '../routing/leave-guards';
 import { Link } from '../routing/link';
-import { useLoadError, useLockNote, useLocks, useWriteLock } from '../session/permissions';
+import { useLoadError, useLockNote, useLocks, useMayCopyOut, useWriteLock } from '../session/permissions';
 import { useReadOnly } from '../session/read-only';
 import { CopyDialog } from './copy-dialog';
 import { HistorySection } from './history/history-section';
 import { copySegment } from './segment/copy-segment';
 import { ConstraintForm } from './segment/constraint-form';
+import { ConstraintValue } from './segment/constraint-value';
 import { MatchTypeField } from './segment/match-type-field';
 
 export function SegmentPage({ ns, segmentKey }: { ns: string; segmentKey: string }) {
@@ -37,6 +40,7 @@ export function SegmentPage({ ns, segmentKey }: { ns: string; segmentKey: string
   const readOnly = useReadOnly();
   const notify = useNotify();
   const deleteLock = useWriteLock('segment', 'delete', ns);
+  const mayCopy = useMayCopyOut('segment', ns);
   const loadError = useLoadError('segment', ns, segment.error);
   const views = detailsAndHistory(path('namespaces', ns, 'segments', segmentKey));
   const view = currentView(useRoute().query, views);
@@ -56,9 +60,11 @@ export function SegmentPage({ ns, segmentKey }: { ns: string; segmentKey: string
         subtitle={<span className="key">{s.key}</span>}
         actions={
           <>
-            <button type="button" onClick={() => setCopying(true)} {...readOnly?.locked}>
-              Copy to namespace
-            </button>
+            {mayCopy && (
+              <button type="button" onClick={() => setCopying(true)} {...readOnly?.locked}>
+                Copy to namespace
+              </button>
+            )}
             <button type="button" className="danger" onClick={() => setDeleting(true)} {...deleteLock?.locked}>
               Delete segment
             </button>
@@ -106,13 +112,15 @@ function SegmentDetails({ ns, segment, onSaved }: { ns: string; segment: Segment
   const { describedBy: locked, note } = useLockNote(useWriteLock('segment', 'update', ns));
   useLeaveGuard(dirty && !locked);
   const nameError = nameProblem(draft.name);
-  const save = useAction(async () => {
+  const stale = useStaleCheck(segment, () => getSegment(ns, segment.key));
+  const save = useAction(async (checked: boolean) => {
+    if (checked && !(await stale.isCurrent())) return;
     onSaved(await updateSegment(ns, draft));
     notify(`Segment ${segment.key} saved`);
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    void save.run();
+    void save.run(true);
   };
   return (
     <section className="card" aria-labelledby="segment-details">
@@ -131,12 +139,27 @@ function SegmentDetails({ ns, segment, onSaved }: { ns: string; segment: Segment
         <ErrorMessage error={save.error} />
         {!locked && (
           <div className="form-actions">
-            <button type="submit" className="primary" disabled={save.busy || Boolean(nameError)}>
+            <button type="submit" className="primary" disabled={save.busy || !dirty || Boolean(nameError)}>
               Save details
             </button>
           </div>
         )}
       </form>
+      {stale.newer && (
+        <StaleSaveDialog
+          what="segment"
+          changedAt={stale.newer.updatedAt}
+          busy={save.busy}
+          onClose={stale.settle}
+          onReload={() => {
+            const newer = stale.newer as Segment;
+            stale.settle();
+            onSaved(newer);
+            setDraft({ key: newer.key, name: newer.name, description: newer.description, matchType: newer.matchType });
+          }}
+          onOverwrite={() => void save.run(false).then(stale.settle)}
+        />
+      )}
     </section>
   );
 }
@@ -177,7 +200,7 @@ function ConstraintsSection({ ns, segment }: { ns: string; segment: Segment }) {
                   <td className="key">{c.property}</td>
                   <td>{typeLabel(c.type)}</td>
                   <td>
-                    {operatorLabel(c.type, c.operator)} <code>{displayValue(c.type, c.operator, c.value)}</code>
+                    {operatorLabel(c.type, c.operator)} <ConstraintValue constraint={c} />
                   </td>
                   <td className="description">{c.description}</td>
                   {(canEdit || canDelete) && (
@@ -218,7 +241,7 @@ function ConstraintsSection({ ns, segment }: { ns: string; segment: Segment }) {
           }}
         >
           <p>
-            {deleting.property} {operatorLabel(deleting.type, deleting.operator)} {displayValue(deleting.type, deleting.operator, deleting.value)}
+            {deleting.property} {operatorLabel(deleting.type, deleting.operator)} <ConstraintValue constraint={deleting} />
           </p>
         </ConfirmDialog>
       )}

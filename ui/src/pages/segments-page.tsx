@@ -6,7 +6,7 @@ import type { ListColumn, ListParams } from '../components/list/list-columns';
 import { ListView } from '../components/list/list-view';
 import { nameAndKeyColumns } from '../components/list/name-key-columns';
 import { PageHeader } from '../components/page-header';
-import { formatDate } from '../lib/format';
+import { formatDateBare } from '../lib/format';
 import { path } from '../routing/hash-router';
 import { useWriteLock } from '../session/permissions';
 import { WriteLink } from '../session/read-only';
@@ -18,7 +18,7 @@ export function SegmentsPage({ ns }: { ns: string }) {
     { id: 'matches', header: 'Matches', cell: (s) => (s.matchType === 'ANY_MATCH_TYPE' ? 'any constraint' : 'all constraints') },
     { id: 'constraints', header: 'Constraints', cell: (s) => s.constraints.length },
     { id: 'description', header: 'Description', className: 'description', stacked: 'plain', cell: (s) => s.description },
-    { id: 'updated', header: 'Updated', sort: 'updatedAt', className: 'nowrap', cell: (s) => formatDate(s.updatedAt) },
+    { id: 'updated', header: 'Updated', sort: 'updatedAt', className: 'nowrap', zoned: true, cell: (s) => formatDateBare(s.updatedAt) },
   ];
   const fetcher = ({ q, sort }: ListParams) => segmentPages(ns, { search: q, sort });
 

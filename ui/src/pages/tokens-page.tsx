@@ -1,33 +1,27 @@
 /**
- * Static client tokens (`/auth/v1/tokens`, method token): list a page at a time, create, delete. A new token's value
- * is shown once, right after creating it: the server keeps only its hash. Under authorization each needs its action
+ * Static client tokens (`/auth/v1/tokens`, method token): list a page at a time, create (with a role, under
+ * authorization), delete one or several at once. A new token's value is shown once, right after creating it: the
+ * server keeps only its hash. Under authorization each needs its action
  * on `authentication` outside namespaces; what the caller may not do is disabled with the reason, or left out.
  */
 import { useState } from 'react';
 import { keys } from '../api/query-keys';
-import { createToken, deleteToken, listAuthMethods, tokenPages, type NewToken } from '../api/auth';
+import { listAuthMethods, tokenPages } from '../api/auth';
 import type { Authentication } from '../api/types';
-import { ConfirmDialog } from '../components/confirm-dialog';
 import { CopyButton } from '../components/copy-button';
 import { ErrorMessage } from '../components/error-message';
-import { Field } from '../components/field';
-import { ModalForm } from '../components/modal-form';
-import { useNotify } from '../components/notices';
 import { PageHeader } from '../components/page-header';
 import { Pager } from '../components/pager';
 import { ActionsHeader, DeleteButton } from '../components/row-actions';
-import { useAction } from '../hooks/use-action';
 import { useLoad } from '../hooks/use-load';
 import { usePagedList } from '../hooks/use-paged-list';
-import { formatDate, formatDateTime, instantOfInput, zoneLabel } from '../lib/format';
-import { useNamespaces } from '../session/namespaces';
-import { useLoadError, useLocks } from '../session/permissions';
+import { formatDate } from '../lib/format';
+import { useLoadError, useLocks, usePermissions } from '../session/permissions';
 import { useSession } from '../session/session';
-import { useTimeZone, type TimeZone } from '../session/time-zone';
-
-const NAME = 'io.flagpole.auth.token.name';
-const DESCRIPTION = 'io.flagpole.auth.token.description';
-const NAMESPACE = 'io.flagpole.auth.token.namespace';
+import { DeleteTokensDialog } from './tokens/delete-tokens-dialog';
+import { SelectAll, SelectionBar, SelectOne, useSelection } from './tokens/selection';
+import { TokenForm } from './tokens/token-form';
+import { DESCRIPTION, NAME, NAMESPACE, namedRoles, tokenLabel } from './tokens/token-metadata';
 
 export function TokensPage() {
   const [pageSize, setPageSize] = useState(25);
@@ -36,8 +30,7 @@ export function TokensPage() {
   const tokensEnabled = methods.data?.some((m) => m.method === 'METHOD_TOKEN' && m.enabled);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<{ token: string; name: string }>();
-  const [deleting, setDeleting] = useState<Authentication>();
-  const notify = useNotify();
+  const [deleting, setDeleting] = useState<Authentication[]>();
   const locks = useLocks();
   const createLock = locks('authentication', 'create');
   const canDelete = !locks('authentication', 'delete');
@@ -48,6 +41,10 @@ export function TokensPage() {
   // The token this page was signed in with, when it was signed in with a static token.
   const selfId = state.status === 'ready' && state.via === 'token' ? state.self?.id : undefined;
   const expired = (a: Authentication) => a.expiresAt !== undefined && Date.parse(a.expiresAt) < Date.now();
+  const selection = useSelection(list.items, `${list.page}/${list.pageSize}`);
+  // Roles matter under authorization, or where a token names one anyway.
+  const authorizing = Boolean(usePermissions());
+  const showRoles = authorizing || list.items.some((a) => namedRoles(a));
 
   return (
     <>
@@ -82,13 +79,21 @@ export function TokensPage() {
         </section>
       )}
       <ErrorMessage error={listError || methods.error} />
+      {!readDenied && canDelete && list.items.length > 0 && <SelectionBar selection={selection} onDelete={setDeleting} />}
       {!readDenied && (
-        <div className="table-wrap" aria-busy={list.loading}>
-          <table className="list">
+        <div className="table-wrap list-table" aria-busy={list.loading}>
+          {/* list-table: on a phone the rows stack, as the flag and segment lists do (list.css). */}
+          <table className={canDelete ? 'list selectable' : 'list'}>
             <thead>
               <tr>
+                {canDelete && (
+                  <th scope="col" className="select-col">
+                    <SelectAll selection={selection} />
+                  </th>
+                )}
                 <th scope="col">Name</th>
                 <th scope="col">Namespace</th>
+                {showRoles && <th scope="col">Role</th>}
                 <th scope="col">Created</th>
                 <th scope="col">Expires</th>
                 {canDelete && <ActionsHeader />}
@@ -97,20 +102,30 @@ export function TokensPage() {
             <tbody>
               {list.items.map((a) => (
                 <tr key={a.id}>
-                  <td>
+                  {canDelete && (
+                    <td className="cell-select">
+                      <SelectOne selection={selection} item={a} label={`Select token ${tokenLabel(a)}`} />
+                    </td>
+                  )}
+                  <td className="cell-title">
                     <strong>{a.metadata[NAME] || '(no name)'}</strong>
                     {a.id === selfId && <span className="badge">signed in with it</span>}
                     {a.metadata[DESCRIPTION] && <div className="muted">{a.metadata[DESCRIPTION]}</div>}
                   </td>
-                  <td>{a.metadata[NAMESPACE] || <span className="muted">all</span>}</td>
-                  <td className="nowrap">{formatDate(a.createdAt)}</td>
-                  <td className="nowrap">
+                  <td className="cell-line" data-label="Namespace">{a.metadata[NAMESPACE] || <span className="muted">all</span>}</td>
+                  {showRoles && (
+                    <td className="cell-line" data-label="Role">
+                      {namedRoles(a) ?? <span className="muted">from the policy</span>}
+                    </td>
+                  )}
+                  <td className="nowrap cell-line" data-label="Created">{formatDate(a.createdAt)}</td>
+                  <td className="nowrap cell-line" data-label="Expires">
                     {formatDate(a.expiresAt, 'never')}
                     {expired(a) && <span className="badge badge-warn">expired</span>}
                   </td>
                   {canDelete && (
-                    <td className="row-actions">
-                      <DeleteButton what={`token ${a.metadata[NAME] || a.id}`} onDelete={() => setDeleting(a)} />
+                    <td className="row-actions cell-end">
+                      <DeleteButton what={`token ${tokenLabel(a)}`} onDelete={() => setDeleting([a])} />
                     </td>
                   )}
                 </tr>
@@ -132,68 +147,16 @@ export function TokensPage() {
         />
       )}
       {deleting && (
-        <ConfirmDialog
-          title={`Delete token ${deleting.metadata[NAME] || deleting.id}?`}
-          confirmLabel="Delete token"
+        <DeleteTokensDialog
+          tokens={deleting}
+          selfId={selfId}
           onClose={() => setDeleting(undefined)}
-          onConfirm={async () => {
-            await deleteToken(deleting.id);
-            notify('Token deleted');
+          onDeleted={() => {
+            selection.clear();
             list.reload();
           }}
-        >
-          {deleting.id === selfId && (
-            <p className="notice-inline" role="note">
-              <strong>You are signed in with this token.</strong> Deleting it signs you out of this page at once, and you
-              will need another token to sign in again.
-            </p>
-          )}
-          <p>Clients using it are refused from now on (by other Flagpole instances at once with the Redis cache, otherwise within 5 seconds).</p>
-        </ConfirmDialog>
+        />
       )}
     </>
   );
-}
-
-/** A new token's name, description, expiry (entered in the time zone chosen in the navigation) and namespace. */
-function TokenForm({ onClose, onCreated }: { onClose(): void; onCreated(token: string, name: string): void }) {
-  const namespaces = useNamespaces();
-  const [input, setInput] = useState<NewToken>({ name: '', description: '', namespaceKey: '' });
-  const [expires, setExpires] = useState('');
-  const zone = useTimeZone();
-  const expiresAt = instantOfInput(expires, zone);
-  const save = useAction(async () => {
-    const body: NewToken = { ...input, expiresAt: expiresAt?.toISOString(), namespaceKey: input.namespaceKey || undefined };
-    const r = await createToken(body);
-    onCreated(r.clientToken, input.name);
-  });
-  return (
-    <ModalForm title="New static token" onClose={onClose} onSubmit={() => void save.run()} submitLabel="Create token" busy={save.busy} error={save.error}>
-      <Field label="Name">{(p) => <input {...p} required autoFocus value={input.name} onChange={(e) => setInput({ ...input, name: e.target.value })} />}</Field>
-      <Field label="Description">
-        {(p) => <input {...p} value={input.description} onChange={(e) => setInput({ ...input, description: e.target.value })} />}
-      </Field>
-      <Field label={`Expires (${zoneLabel(zone, expiresAt ?? new Date())})`} hint={<ExpiryHint at={expiresAt} zone={zone} />}>
-        {(p) => <input {...p} type="datetime-local" value={expires} onChange={(e) => setExpires(e.target.value)} />}
-      </Field>
-      <Field label="Namespace" hint="Optional: a token limited to one namespace is refused everywhere else.">
-        {(p) => (
-          <select {...p} value={input.namespaceKey} onChange={(e) => setInput({ ...input, namespaceKey: e.target.value })}>
-            <option value="">All namespaces</option>
-            {(namespaces.data ?? []).map((n) => (
-              <option key={n.key} value={n.key}>
-                {n.key}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-    </ModalForm>
-  );
-}
-
-/** The expiry as the other zone writes it, so that the zone it was entered in is beyond doubt. */
-function ExpiryHint({ at, zone }: { at?: Date; zone: TimeZone }) {
-  if (!at) return <>Optional. Without it the token never expires. The time zone is chosen beside the theme.</>;
-  return <>That is {formatDateTime(at, zone === 'utc' ? 'local' : 'utc')}.</>;
 }

@@ -68,12 +68,16 @@ export function useCurrentNamespace(): string {
   const { segments } = useRoute();
   const fromRoute = segments[0] === 'namespaces' ? segments[1] : undefined;
   useEffect(() => {
-    if (!fromRoute) return;
-    try {
-      localStorage.setItem(LAST_KEY, fromRoute);
-    } catch {
-      // storage disabled: the UI just starts in `default` next time
-    }
+    if (fromRoute) rememberNamespace(fromRoute);
   }, [fromRoute]);
   return fromRoute ?? start;
+}
+
+/** The namespace to start in next time, and on pages outside namespaces (Static tokens) now. */
+export function rememberNamespace(key: string): void {
+  try {
+    localStorage.setItem(LAST_KEY, key);
+  } catch {
+    // storage disabled: the UI just starts in `default` next time
+  }
 }

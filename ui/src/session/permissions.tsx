@@ -13,6 +13,8 @@ import { useSession } from './session';
 /** Why a control may not be used, and the props that disable it (a read-only lock also names its notice). */
 export interface WriteLock {
   reason: string;
+  /** What the caller may not do ("create namespaces"), when a permission is the reason. */
+  denied?: string;
   locked: { disabled: true; 'aria-describedby'?: string; title: string };
 }
 
@@ -58,8 +60,9 @@ function allowedAt(p: Permissions, needs: ReadonlyArray<[Resource, Action]>, pla
   return holds(place === undefined ? p.global : p.namespaces[place]);
 }
 
-function lockOf(reason: string): WriteLock {
-  return { reason, locked: { disabled: true, title: reason } };
+function lockOf(p: Permissions, denied: string): WriteLock {
+  const reason = deniedReason(p, denied);
+  return { reason, denied, locked: { disabled: true, title: reason } };
 }
 
 /**
@@ -74,7 +77,7 @@ export function useLocks(): (resource: Resource, action: Action, ns?: string) =>
       // Read-only storage refuses writes of flag state; tokens are credentials and stay writable.
       if (ro && resource !== 'authentication' && action !== 'read') return ro;
       if (!p || allowedAt(p, [[resource, action]], ns)) return undefined;
-      return lockOf(deniedReason(p, phrase(resource, action, ns)));
+      return lockOf(p, phrase(resource, action, ns));
     },
     [ro, p],
   );
@@ -103,7 +106,7 @@ export function useNamespaceCreateLock(): WriteLock | undefined {
   const p = usePermissions();
   if (ro) return ro;
   if (!p || allowedAt(p, [['namespace', 'create']], { any: true })) return undefined;
-  return lockOf(deniedReason(p, 'create namespaces'));
+  return lockOf(p, 'create namespaces');
 }
 
 /** What an import writes: flags and segments, created, replaced and deleted (the server's rule for the route). */
@@ -119,7 +122,7 @@ export function useImportLocks(): (ns?: string) => WriteLock | undefined {
     (ns?: string) => {
       if (ro) return ro;
       if (!p || allowedAt(p, IMPORT, ns === undefined ? { any: true } : ns)) return undefined;
-      return lockOf(deniedReason(p, ns === undefined ? 'import flags and segments' : `import into ${ns} (it writes flags and segments)`));
+      return lockOf(p, ns === undefined ? 'import flags and segments' : `import into ${ns} (it writes flags and segments)`);
     },
     [ro, p],
   );
@@ -142,4 +145,39 @@ export function useLockNote(lock: WriteLock | undefined): { describedBy?: string
       </p>
     ),
   };
+}
+
+/**
+ * One visible line saying why the controls of a page's header are disabled ("Your role (viewer) may not import flags
+ * and segments or create namespaces."): a tooltip is never seen on a phone, nor on a disabled button by the
+ * keyboard. `lockProps` gives each control its lock, described by that line; a read-only lock already names its
+ * notice and stays as it is.
+ */
+export function useLocksNote(locks: Array<WriteLock | undefined>): {
+  lockProps(lock: WriteLock | undefined): WriteLock['locked'] | undefined;
+  note: ReactNode;
+} {
+  const id = useId();
+  const p = usePermissions();
+  const denied = [...new Set(locks.map((l) => l?.denied).filter((d): d is string => Boolean(d)))];
+  if (!p || denied.length === 0) return { lockProps: (lock) => lock?.locked, note: null };
+  return {
+    lockProps: (lock) => (lock?.denied ? { ...lock.locked, 'aria-describedby': id } : lock?.locked),
+    note: (
+      <p id={id} className="lock-reason">
+        {deniedReason(p, denied.join(' or '))}
+      </p>
+    ),
+  };
+}
+
+/**
+ * Whether "Copy to namespace" is worth offering for a `what` of `ns`: not when the policy lets the caller create one
+ * in no other namespace, nor create a namespace to copy it into. Read-only storage disables the button instead.
+ */
+export function useMayCopyOut(what: 'flag' | 'segment', ns: string): boolean {
+  const p = usePermissions();
+  if (!p) return true;
+  if (allowedAt(p, [['namespace', 'create']], { any: true })) return true;
+  return Object.keys(p.namespaces).some((key) => key !== ns && allowedAt(p, [[what, 'create']], key));
 }

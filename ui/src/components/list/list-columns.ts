@@ -24,6 +24,8 @@ export interface ListColumn<T> {
   /** Offered in the column picker: shown unless the user hid it, or `hidden` until the user shows it. */
   optional?: 'shown' | 'hidden';
   className?: string;
+  /** The cells are date-times in the zone Times chose, unnamed (formatDateBare): the header names the zone, once. */
+  zoned?: boolean;
   /**
    * Where the cell goes when a phone stacks each row: `title` first, `end` beside it (a switch), `plain` a line of
    * its own; by default a line of its own that starts with the header.

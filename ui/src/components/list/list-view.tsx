@@ -12,6 +12,8 @@ import type { PageFetcher } from '../../api/paging';
 import type { Key } from '../../api/query-keys';
 import type { Resource } from '../../api/permissions';
 import { usePagedList } from '../../hooks/use-paged-list';
+import { zoneHeading } from '../../lib/format';
+import { useTimeZone } from '../../session/time-zone';
 import { useLoadError } from '../../session/permissions';
 import { ErrorMessage } from '../error-message';
 import { Pager } from '../pager';
@@ -73,6 +75,9 @@ export function ListView<T>({ noun, cacheKey, fetcher, columns, filters = [], co
   const one = noun.replace(/s$/, '');
   const filtered = filters.some((f) => state.filters[f.id]);
   const rows = search.settled ? list.items : [];
+  // Date-time columns name their zone once, in the header; a phone hides the headers, so a line says it there.
+  const zone = zoneHeading(useTimeZone());
+  const zoned = columnChoice.shown.some((c) => c.zoned);
 
   let nothing: ReactNode = null;
   if (search.settled && list.current && !list.error && list.items.length === 0) {
@@ -103,16 +108,29 @@ export function ListView<T>({ noun, cacheKey, fetcher, columns, filters = [], co
       </div>
       <ErrorMessage error={loadError} />
       {!loadError && notice}
+      {zoned && (
+        <p className="list-zone-note" aria-hidden="true">
+          Times: {zone}
+        </p>
+      )}
       <div className="table-wrap list-table" aria-busy={list.loading || !search.settled}>
         <table className="list">
           <thead>
             <tr>
               {columnChoice.shown.map((c) =>
                 c.sort ? (
-                  <SortHeader key={c.id} field={c.sort} label={c.header} sort={state.sort} onSort={(sort) => setState({ ...params, sort })} />
+                  <SortHeader
+                    key={c.id}
+                    field={c.sort}
+                    label={c.header}
+                    note={c.zoned ? zone : undefined}
+                    sort={state.sort}
+                    onSort={(sort) => setState({ ...params, sort })}
+                  />
                 ) : (
                   <th key={c.id} scope="col" className={c.className}>
                     {c.header}
+                    {c.zoned && <span className="column-note"> ({zone})</span>}
                   </th>
                 ),
               )}

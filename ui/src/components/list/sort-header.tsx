@@ -4,12 +4,13 @@
  */
 import type { SortField } from './list-columns';
 
-export function SortHeader({ field, label, sort, onSort }: { field: SortField; label: string; sort: string; onSort(sort: string): void }) {
+export function SortHeader({ field, label, note, sort, onSort }: { field: SortField; label: string; note?: string; sort: string; onSort(sort: string): void }) {
   const direction = sort === field ? 'ascending' : sort === `-${field}` ? 'descending' : undefined;
   return (
     <th scope="col" aria-sort={direction}>
       <button type="button" className="sort-button" onClick={() => onSort(direction === 'ascending' ? `-${field}` : field)}>
         {label}
+        {note && <span className="column-note"> ({note})</span>}
         <span className="sort-arrow" aria-hidden="true">
           {direction === 'ascending' ? '▲' : direction === 'descending' ? '▼' : '↕'}
         </span>

@@ -85,12 +85,12 @@ export function PaletteDialog({ onClose }: { onClose(): void }) {
           ref={input}
           type="text"
           role="combobox"
-          aria-label="Search pages, flags, segments and namespaces"
+          aria-label="Search pages, actions, flags, segments and namespaces"
           aria-autocomplete="list"
           aria-expanded={shown.length > 0}
           aria-controls={listId}
           aria-activedescendant={shown.length > 0 ? optionId(listId, current) : undefined}
-          placeholder="Go to a page, flag, segment or namespace…"
+          placeholder="Go to a page, flag, segment or namespace, or do an action…"
           autoComplete="off"
           autoCapitalize="off"
           spellCheck={false}

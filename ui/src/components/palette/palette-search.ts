@@ -4,7 +4,7 @@
  * keep their items together and come in the order of their best match, so the best match is always on top.
  */
 
-export type PaletteGroup = 'Pages' | 'Flags' | 'Segments' | 'Namespaces';
+export type PaletteGroup = 'Pages' | 'Actions' | 'Flags' | 'Segments' | 'Namespaces';
 
 export interface PaletteItem {
   group: PaletteGroup;
@@ -35,7 +35,7 @@ export const MAX_RESULTS = 50;
 /** With nothing typed, each long group shows its first few, so that every group is seen. */
 const MAX_PER_GROUP_UNTYPED = 12;
 
-const GROUP_ORDER: PaletteGroup[] = ['Pages', 'Flags', 'Segments', 'Namespaces'];
+const GROUP_ORDER: PaletteGroup[] = ['Pages', 'Actions', 'Flags', 'Segments', 'Namespaces'];
 
 /** 0 = the key starts with the term, 1 = the name does, 2 = either contains it; undefined = no match. */
 export function rankOf(item: PaletteItem, term: string): number | undefined {
@@ -66,12 +66,12 @@ export function searchPalette(items: PaletteItem[], typed: string): PaletteResul
   return { groups, shown: kept.length, matched };
 }
 
-/** A filter that keeps every page and the first few of each other group (items come in their groups' order). */
+/** A filter that keeps every page and action and the first few of each other group (items come in their groups' order). */
 function firstOfEachGroup(): (r: { item: PaletteItem }) => boolean {
   const seen = new Map<PaletteGroup, number>();
   return ({ item }) => {
     const n = seen.get(item.group) ?? 0;
     seen.set(item.group, n + 1);
-    return item.group === 'Pages' || n < MAX_PER_GROUP_UNTYPED;
+    return item.group === 'Pages' || item.group === 'Actions' || n < MAX_PER_GROUP_UNTYPED;
   };
 }

@@ -1,5 +1,5 @@
 /** What "Copy to namespace" needs of a flag: whether the target has its key, and the document to import there. */
-import { ApiError } from '../../api/client';
+import { exists } from '../../api/exists';
 import { getFlag } from '../../api/flags';
 import { listRollouts } from '../../api/rollouts';
 import { listRules } from '../../api/rules';
@@ -14,15 +14,7 @@ export function copySource(ns: string, flag: Flag): CopySource {
     what: 'flag',
     key: flag.key,
     targeting: isBoolean ? 'rollouts' : 'rules',
-    takenIn: async (target) => {
-      try {
-        await getFlag(target, flag.key);
-        return `Namespace ${target} already has a flag ${flag.key}: delete or rename it there first.`;
-      } catch (e) {
-        if (e instanceof ApiError && e.status === 404) return undefined;
-        throw e;
-      }
-    },
+    takenIn: (target) => exists(getFlag(target, flag.key)),
     document: async (target, withTargeting) => {
       if (!withTargeting) return flagDocument(target, flag);
       const [rules, rollouts, segments] = await Promise.all([

@@ -5,15 +5,17 @@
  * does that above the page).
  */
 import type { FormEvent } from 'react';
-import { flagChanges, updateFlag, type FlagChanges } from '../../api/flags';
+import { flagChanges, getFlag, updateFlag, type FlagChanges } from '../../api/flags';
 import type { Flag } from '../../api/types';
 import { ErrorMessage } from '../../components/error-message';
 import { Field } from '../../components/field';
 import { useNotify } from '../../components/notices';
+import { StaleSaveDialog } from '../../components/stale-save-dialog';
 import { Switch } from '../../components/switch';
 import { VariantSelect } from '../../components/variant-select';
 import { useAction } from '../../hooks/use-action';
 import { useDraft } from '../../hooks/use-draft';
+import { useStaleCheck } from '../../hooks/use-stale-check';
 import { nameProblem } from '../../lib/keys';
 import { useLeaveGuard } from '../../routing/leave-guards';
 import { useLockNote, useWriteLock } from '../../session/permissions';
@@ -25,14 +27,16 @@ export function FlagDetailsForm({ ns, flag, onSaved }: { ns: string; flag: Flag;
   const lock = useWriteLock('flag', 'update', ns);
   const { describedBy: locked, note } = useLockNote(lock);
 
-  const save = useAction(async (changes: FlagChanges, message: string) => {
+  const stale = useStaleCheck(flag, () => getFlag(ns, flag.key));
+  const save = useAction(async (changes: FlagChanges, message: string, checked = false) => {
+    if (checked && !(await stale.isCurrent())) return;
     onSaved(await updateFlag(ns, flag.key, changes));
     notify(message);
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     // The switch has saved itself already: the flag's current state goes with the draft.
-    void save.run({ ...flagChanges(flag), ...draft }, `Flag ${flag.key} saved`);
+    void save.run({ ...flagChanges(flag), ...draft }, `Flag ${flag.key} saved`, true);
   };
   const toggle = (enabled: boolean) =>
     void save.run({ ...flagChanges(flag), enabled }, `${flag.key} is ${enabled ? 'enabled' : 'disabled'}`);
@@ -86,6 +90,25 @@ export function FlagDetailsForm({ ns, flag, onSaved }: { ns: string; flag: Flag;
           </div>
         )}
       </form>
+      {stale.newer && (
+        <StaleSaveDialog
+          what="flag"
+          changedAt={stale.newer.updatedAt}
+          busy={save.busy}
+          onClose={stale.settle}
+          onReload={() => {
+            const newer = stale.newer as Flag;
+            stale.settle();
+            onSaved(newer);
+            setDraft(detailsOf(newer));
+          }}
+          onOverwrite={() => {
+            // Only this form's fields: the newer version's switch and metadata stay as they were saved.
+            const newer = stale.newer as Flag;
+            void save.run({ ...flagChanges(newer), ...draft }, `Flag ${flag.key} saved`).then(stale.settle);
+          }}
+        />
+      )}
     </section>
   );
 }

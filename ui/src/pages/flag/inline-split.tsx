@@ -13,6 +13,7 @@ import { useNotify } from '../../components/notices';
 import { PercentInput } from '../../components/percent-input';
 import { useAction } from '../../hooks/use-action';
 import { splitProblem, totalPercent, type Share } from '../../lib/distributions';
+import { useLeaveGuard } from '../../routing/leave-guards';
 import { SplitWarning } from './split-warning';
 
 /** Percentages being edited, by distribution id; none while the split is only shown. */
@@ -126,6 +127,8 @@ function SplitEditor({
   const shares: Share[] = ds.map((d) => ({ variantId: d.variantId, percent: percentOf(d) }));
   const total = totalPercent(shares);
   const problem = splitProblem(shares);
+  // A changed share is lost by leaving the page: leaving asks first (an opened split put back as it was does not).
+  useLeaveGuard(ds.some((d) => !Object.is(percentOf(d), d.rollout)));
 
   const save = useAction(async () => {
     // Lowered shares first: between two writes the split then leaves entities without a variant rather than over 100 %.

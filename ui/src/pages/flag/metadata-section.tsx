@@ -10,6 +10,7 @@ import { ErrorMessage } from '../../components/error-message';
 import { useNotify } from '../../components/notices';
 import { useAction } from '../../hooks/use-action';
 import { blankOf, metadataOf, rowsOf, type MetadataRow, type MetadataType } from '../../lib/metadata';
+import { useLeaveGuard } from '../../routing/leave-guards';
 import { useWriteLock } from '../../session/permissions';
 
 const TYPES: Array<{ value: MetadataType; label: string }> = [
@@ -28,6 +29,8 @@ export function MetadataSection({ ns, flag, onSaved }: { ns: string; flag: Flag;
   const locked = Boolean(useWriteLock('flag', 'update', ns));
   const converted = metadataOf(rows);
   const dirty = JSON.stringify(rowsOf(flag.metadata)) !== JSON.stringify(rows);
+  // Rows not saved yet are lost by leaving, as a details form's edits are: leaving asks first.
+  useLeaveGuard(dirty && !locked);
   const save = useAction(async (metadata: Record<string, unknown>) => {
     onSaved(await updateFlag(ns, flag.key, { ...flagChanges(flag), metadata }));
     notify(`Metadata of ${flag.key} saved`);

@@ -1,7 +1,7 @@
 /**
  * Adds or edits a rule: its segments (OR/AND), and what it serves — one variant, or a percentage split over the
- * variants that must add up to 100. Saving writes the rule, then brings its distributions in line (create, update,
- * delete), as the API keeps them as separate resources.
+ * variants that must add up to 100 (checked as it is typed). Saving writes the rule, then brings its distributions
+ * in line (create, update, delete), as the API keeps them as separate resources.
  */
 import { useState } from 'react';
 import {
@@ -57,8 +57,11 @@ export function RuleForm({
 
   const shares: Share[] =
     mode === 'single' ? (single ? [{ variantId: single, percent: 100 }] : []) : flag.variants.map((v) => ({ variantId: v.id, percent: percents[v.id] ?? 0 }));
+  // A split that is not 100 % is refused as it is typed, as the inline split does (inline-split.tsx): the submit
+  // waits and the text under the total says why. A missing segment is said once a save was tried.
   const split = mode === 'split' ? splitProblem(shares) : undefined;
-  const problem = segmentKeys.length === 0 ? 'Choose at least one segment.' : split;
+  const noSegment = segmentKeys.length === 0 ? 'Choose at least one segment.' : undefined;
+  const problem = noSegment ?? split;
 
   const save = useAction(async () => {
     const input = { segmentKeys, segmentOperator: segmentKeys.length > 1 ? operator : 'OR_SEGMENT_OPERATOR' as SegmentOperator };
@@ -89,7 +92,8 @@ export function RuleForm({
       onSubmit={submit}
       submitLabel={rule ? 'Save rule' : 'Add rule'}
       busy={save.busy}
-      error={(tried ? problem : undefined) ?? save.error}
+      blocked={Boolean(split)}
+      error={(tried ? noSegment : undefined) ?? save.error}
       wide
     >
       <SegmentPicker segments={segments} value={segmentKeys} onChange={setSegmentKeys} label="Segments this rule targets" />
@@ -131,6 +135,7 @@ export function RuleForm({
                 <p className={`total ${split ? 'bad' : 'good'}`} aria-live="polite">
                   Total: {totalPercent(shares)}% {split ? '— must be 100%' : '✓'}
                 </p>
+                {split && <p className="field-error">{split}</p>}
               </div>
             )}
           </>

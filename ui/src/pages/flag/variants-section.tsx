@@ -14,7 +14,7 @@ import { ActionsHeader, EditDeleteButtons } from '../../components/row-actions';
 import { useAction } from '../../hooks/use-action';
 import { useFieldCheck } from '../../hooks/use-field-check';
 import { prettyJson } from '../../lib/json';
-import { lengthProblem, variantKeyProblem } from '../../lib/keys';
+import { lengthProblem, VARIANT_KEY_HINT, variantKeyAdvice, variantKeyProblem } from '../../lib/keys';
 import { useLocks } from '../../session/permissions';
 
 type Editing = { variant?: Variant } | undefined;
@@ -148,7 +148,7 @@ function VariantForm({
       wide
     >
       <div className="field-row">
-        <Field label="Key" error={keyCheck.shown}>
+        <Field label="Key" hint={variantKeyAdvice(input.key) ?? VARIANT_KEY_HINT} error={keyCheck.shown}>
           {(p) => (
             <input {...p} required className="code" autoFocus value={input.key} onChange={(e) => setInput({ ...input, key: e.target.value })} onBlur={keyCheck.reveal} />
           )}

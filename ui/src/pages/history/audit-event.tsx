@@ -1,11 +1,13 @@
 /** One change of the audit trail: what was changed, by whom, when, and the change itself. */
 import type { ReactNode } from 'react';
 import type { AuditActor, AuditEvent, AuditPayload } from '../../api/audit';
+import { ruleName, shortId, variantName, type AuditNames } from '../../lib/audit-names';
 import { formatDate } from '../../lib/format';
 import { relativeTime } from '../../lib/relative-time';
 import { path } from '../../routing/hash-router';
 import { Link } from '../../routing/link';
 import { PayloadDiff } from './payload-diff';
+import { useAuditNames } from './use-audit-names';
 
 const TYPE_LABELS: Record<string, string> = {
   flag: 'Flag',
@@ -28,13 +30,23 @@ const METHOD_LABELS: Record<string, string> = {
   jwt: 'JWT',
 };
 
-/** `links`: the flag and segment keys lead to their pages (on the namespace's trail, not on a flag's own history). */
-export function AuditEventItem({ event, ns, links }: { event: AuditEvent; ns: string; links: boolean }) {
+/** Events that name the flag's rules, rollouts or variants by id: they need the flag's names (useAuditNames). */
+const NAMED_BY_ID = new Set(['rule', 'rollout', 'distribution']);
+
+/**
+ * `links`: the flag and segment keys lead to their pages (on the namespace's trail, not on a flag's own history).
+ * `flagKey`: the flag whose history this is (a distribution's payload does not name its flag).
+ */
+export function AuditEventItem({ event, ns, links, flagKey }: { event: AuditEvent; ns: string; links: boolean; flagKey?: string }) {
+  const r: AuditPayload = { ...(event.before ?? {}), ...event.payload };
+  const where = typeof r.namespace_key === 'string' && r.namespace_key ? r.namespace_key : ns;
+  const flag = typeof r.flag_key === 'string' && r.flag_key ? r.flag_key : flagKey;
+  const names = useAuditNames(where, NAMED_BY_ID.has(event.type) ? flag : undefined);
   return (
     <li className="audit-event">
       <div className="audit-head">
         <p className="audit-what">
-          <Subject event={event} ns={ns} links={links} /> <span className={`badge audit-${event.action}`}>{event.action}</span>
+          <Subject event={event} ns={ns} links={links} names={names} /> <span className={`badge audit-${event.action}`}>{event.action}</span>
         </p>
         <p className="audit-when">
           <time dateTime={event.timestamp}>{formatDate(event.timestamp)}</time>
@@ -44,7 +56,7 @@ export function AuditEventItem({ event, ns, links }: { event: AuditEvent; ns: st
       <p className="audit-who">
         <Actor actor={event.metadata?.actor} />
       </p>
-      <PayloadDiff event={event} />
+      <PayloadDiff event={event} names={names} />
     </li>
   );
 }
@@ -64,7 +76,7 @@ function Actor({ actor }: { actor?: AuditActor }) {
 }
 
 /** "Variant control of flag new-checkout": the resource by its key (or rank, or short id), and what it belongs to. */
-function Subject({ event, ns, links }: { event: AuditEvent; ns: string; links: boolean }) {
+function Subject({ event, ns, links, names }: { event: AuditEvent; ns: string; links: boolean; names: AuditNames }) {
   // A delete's payload holds only identifying fields: the rest (a rule's rank, a constraint's property) is in `before`.
   const r: AuditPayload = { ...(event.before ?? {}), ...event.payload };
   const gone = event.action === 'deleted';
@@ -97,8 +109,9 @@ function Subject({ event, ns, links }: { event: AuditEvent; ns: string; links: b
       of = <> of flag {flag(r.flag_key)}</>;
       break;
     case 'distribution':
-      name = text(shortId(r.id));
-      of = r.rule_id ? <> of rule {text(shortId(r.rule_id))}</> : null;
+      // Named by its variant and its rule's segments, as the rules list shows a split.
+      name = text(r.variant_id ? variantName(r.variant_id, names) : shortId(r.id));
+      of = r.rule_id ? <> of rule {text(ruleName(r.rule_id, names))}</> : null;
       break;
     case 'token': {
       const metadata = (r.metadata ?? {}) as Record<string, unknown>;
@@ -129,9 +142,4 @@ function owner(kind: 'flag' | 'segment', key: unknown, ns: string, links: boolea
 
 function text(value: unknown): ReactNode {
   return <code className="audit-key">{value === undefined || value === null || value === '' ? '?' : String(value)}</code>;
-}
-
-/** Ids are UUIDs: eight characters tell them apart on one screen. */
-function shortId(id: unknown): string | undefined {
-  return typeof id === 'string' ? id.slice(0, 8) : undefined;
 }

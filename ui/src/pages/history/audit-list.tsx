@@ -46,7 +46,7 @@ export function AuditList({
       {list.items.length > 0 && (
         <ol className="audit-list" aria-label={label} aria-busy={list.loading}>
           {list.items.map((e) => (
-            <AuditEventItem key={e.id} event={e} ns={ns} links={links} />
+            <AuditEventItem key={e.id} event={e} ns={ns} links={links} flagKey={filter.flagKey} />
           ))}
         </ol>
       )}

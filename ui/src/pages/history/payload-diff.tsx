@@ -3,7 +3,9 @@
  * create the values it was made with; for a delete what it was, from the stored `before`.
  */
 import type { AuditEvent } from '../../api/audit';
-import { diffPayloads, fieldsOf, formatLeaf, type DiffRow } from '../../lib/payload-diff';
+import { ValueList } from '../../components/value-list';
+import { readablePayload, reorderedIds, rolloutName, ruleName, type AuditNames } from '../../lib/audit-names';
+import { diffPayloads, fieldsOf, formatLeaf, ItemsLeaf, type DiffRow } from '../../lib/payload-diff';
 
 /**
  * Fields a create's or delete's value list leaves out: what the event's heading says already (its key, the flag or
@@ -18,13 +20,18 @@ const SAID_IN_HEADING: Record<string, string[]> = {
   constraint: ['segment_key'],
   rule: ['flag_key', 'rule_id'],
   rollout: ['flag_key'],
-  distribution: ['rule_id'],
+  distribution: ['rule_id', 'rule', 'variant'],
 };
 /** Longer value lists start folded, so that one big rule does not push the rest of the history off the screen. */
 const OPEN_UP_TO = 6;
 
-export function PayloadDiff({ event }: { event: AuditEvent }) {
-  const { action, payload, before } = event;
+export function PayloadDiff({ event, names }: { event: AuditEvent; names: AuditNames }) {
+  const reorder = reorderedIds(event.payload);
+  if (reorder) return <NewOrder event={event} names={names} />;
+  const { action } = event;
+  // Names rather than ids, lists as lists, no empty `distributions []` (lib/audit-names.ts).
+  const payload = readablePayload(event.type, event.payload, names) ?? {};
+  const before = readablePayload(event.type, event.before, names);
   const skip = [...SAID_ELSEWHERE, ...(SAID_IN_HEADING[event.type] ?? [])];
   if (action === 'updated' && before) {
     const rows = diffPayloads(before, payload);
@@ -41,6 +48,40 @@ export function PayloadDiff({ event }: { event: AuditEvent }) {
   );
 }
 
+/**
+ * A reorder: the new order of the rules (or rollouts) by their segments, and the order before when it is recorded. The
+ * first reorder has no order before it on record; the order it replaced was the order of creation, so nothing is said.
+ */
+function NewOrder({ event, names }: { event: AuditEvent; names: AuditNames }) {
+  const now = reorderedIds(event.payload)!;
+  const was = reorderedIds(event.before);
+  const name = (id: unknown) => (now.what === 'rules' ? ruleName(id, names) : rolloutName(id, names));
+  const list = (ids: unknown[], label: string) => (
+    <ol className="audit-order" aria-label={label}>
+      {ids.map((id, i) => (
+        <li key={i}>{name(id)}</li>
+      ))}
+    </ol>
+  );
+  return (
+    <div className="diff-values">
+      <p className="diff-note">The {now.what} now apply in this order:</p>
+      {list(now.ids, `New order of the ${now.what}`)}
+      {was && (
+        <details>
+          <summary>Order before</summary>
+          {list(was.ids, `Order of the ${now.what} before`)}
+        </details>
+      )}
+    </div>
+  );
+}
+
+/** A value: a list as separate items (a comma may be part of one), anything else as text. */
+function Leaf({ field, value }: { field: string; value: unknown }) {
+  return value instanceof ItemsLeaf ? <ValueList label={field} items={value.items} /> : <>{formatLeaf(value)}</>;
+}
+
 function Values({ summary, fields }: { summary: string; fields: Array<[string, unknown]> }) {
   if (fields.length === 0) return null;
   return (
@@ -53,7 +94,9 @@ function Values({ summary, fields }: { summary: string; fields: Array<[string, u
           <div className="diff-row" key={field}>
             <dt>{field}</dt>
             <dd>
-              <span className="diff-value">{formatLeaf(value)}</span>
+              <span className="diff-value">
+                <Leaf field={field} value={value} />
+              </span>
             </dd>
           </div>
         ))}
@@ -82,13 +125,13 @@ function DiffValues({ row }: { row: DiffRow }) {
   const old = (v: unknown) => (
     <del className="diff-value">
       <span className="visually-hidden">was </span>
-      {formatLeaf(v)}
+      <Leaf field={row.field} value={v} />
     </del>
   );
   const now = (v: unknown) => (
     <ins className="diff-value">
       <span className="visually-hidden">now </span>
-      {formatLeaf(v)}
+      <Leaf field={row.field} value={v} />
     </ins>
   );
   switch (row.kind) {

@@ -12,6 +12,8 @@ import { useAction } from '../../hooks/use-action';
 import {
   COMPARISON_TYPES, listToValue, localToStored, OPERATORS, storedToLocal, valueKind, valueToList,
 } from '../../lib/constraints';
+import { instantOfInput, localZoneName, zoneLabel } from '../../lib/format';
+import { useTimeZone } from '../../session/time-zone';
 
 const ENTITY_ID = 'ENTITY_ID_COMPARISON_TYPE';
 
@@ -36,7 +38,9 @@ export function ConstraintForm({
   const kind0 = constraint ? valueKind(constraint.type, constraint.operator) : 'text';
   const [text, setText] = useState(constraint && kind0 !== 'list' && kind0 !== 'datetime' ? constraint.value : '');
   const [list, setList] = useState(constraint && kind0 === 'list' ? valueToList(constraint.value) : '');
-  const initialDate = storedToLocal(constraint && kind0 === 'datetime' ? constraint.value : '');
+  // Date-times are edited in the zone Times chose (as the list shows them); the label names it.
+  const zone = useTimeZone();
+  const initialDate = storedToLocal(constraint && kind0 === 'datetime' ? constraint.value : '', zone);
   const [date, setDate] = useState(initialDate.local);
   const [dateOnly, setDateOnly] = useState(initialDate.dateOnly);
   const [problem, setProblem] = useState<string>();
@@ -57,7 +61,7 @@ export function ConstraintForm({
       case 'list':
         return listToValue(type, list);
       case 'datetime':
-        return date ? { value: localToStored(date, dateOnly) } : { problem: 'Choose a date.' };
+        return date ? { value: localToStored(date, dateOnly, zone) } : { problem: 'Choose a date.' };
       case 'number':
         return text.trim() !== '' && Number.isFinite(Number(text)) ? { value: text.trim() } : { problem: 'Enter a number.' };
       default:
@@ -127,7 +131,10 @@ export function ConstraintForm({
       )}
       {kind === 'datetime' && (
         <div className="field-row">
-          <Field label="Value" hint={dateOnly ? 'A calendar date (midnight UTC).' : 'Your local time; stored in UTC.'}>
+          <Field
+            label={dateOnly ? 'Value' : `Value (${zoneLabel(zone, instantOfInput(date, zone) ?? new Date())})`}
+            hint={dateOnly ? 'A calendar date (midnight UTC).' : `In ${zone === 'utc' ? 'UTC' : `local time (${localZoneName()})`}, as Times in the navigation says; stored in UTC.`}
+          >
             {(p) => <input {...p} type={dateOnly ? 'date' : 'datetime-local'} value={date} onChange={(e) => setDate(e.target.value)} />}
           </Field>
           <label className="checkbox">

@@ -1,4 +1,6 @@
-/** What "Copy to namespace" needs of a segment: the segment with its constraints, as a document to import. */
+/** What "Copy to namespace" needs of a segment: whether the target has its key, and the segment with its constraints as a document. */
+import { exists } from '../../api/exists';
+import { getSegment } from '../../api/segments';
 import type { Segment } from '../../api/types';
 import { segmentDocument } from '../../lib/copy-document';
 import type { CopySource } from '../copy-dialog';
@@ -7,8 +9,7 @@ export function copySegment(segment: Segment): CopySource {
   return {
     what: 'segment',
     key: segment.key,
-    // The import refuses a key the target has, in its own words: nothing to ask first.
-    takenIn: async () => undefined,
+    takenIn: (target) => exists(getSegment(target, segment.key)),
     document: async (target) => segmentDocument(target, [segment]),
   };
 }
