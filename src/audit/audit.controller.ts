@@ -59,7 +59,12 @@ export class AuditController {
       page,
     );
     return {
-      events: items.map((r) => ({ id: r.id, ...(JSON.parse(r.event) as AuditEvent), before: r.previousPayload === null ? null : (JSON.parse(r.previousPayload) as Record<string, unknown>) })),
+      events: items.map((r) => ({
+        id: r.id,
+        ...(JSON.parse(r.event) as AuditEvent),
+        before: r.previousPayload === null ? null : (JSON.parse(r.previousPayload) as Record<string, unknown>),
+        ...(r.flagKey ? { flagKey: r.flagKey } : {}),
+      })),
       nextPageToken,
       totalCount,
     };

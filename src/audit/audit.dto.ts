@@ -65,6 +65,8 @@ export class AuditEventResponse {
   @ApiProperty({ type: Object, description: "Flipt's audit payload of the type (docs/audit.md)" }) payload!: Record<string, unknown>;
   @ApiProperty({ type: Object, nullable: true, description: 'The same resource as the previous stored event left it; null when none is stored' })
   before!: Record<string, unknown> | null;
+  @ApiPropertyOptional({ description: "The flag the event's resource belongs to (a flag, or its variant, rule, distribution or rollout): a distribution's payload does not name it" })
+  flagKey?: string;
 }
 
 export class AuditListResponse {

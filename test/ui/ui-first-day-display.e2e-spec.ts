@@ -131,6 +131,14 @@ browserDescribe("issue 43: what a person reads (zones, lists, names in history, 
     await shotsAtEveryWidth(page(), SHOTS, 'flag-history');
   });
 
+  it("9. names a distribution's variant and rule on the namespace's Audit trail too (the trail's list names its flag)", async () => {
+    await ui.open(`/namespaces/${NS}/audit`);
+    const split = page().getByRole('listitem').filter({ has: page().locator('.audit-what', { hasText: /^Distribution/ }) }).first();
+    await split.locator('.audit-what', { hasText: /internal-staff and premium/ }).waitFor();
+    expect(await split.locator('.audit-what').innerText()).toMatch(/^Distribution blue of rule internal-staff and premium/);
+    expect(await split.innerText()).not.toContain(ids.variants.blue.slice(0, 8));
+  });
+
   /** Where a key's text breaks lines: the character before each break. */
   const breaksIn = (cell: Locator) =>
     cell.evaluate((el) => {

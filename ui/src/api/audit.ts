@@ -34,6 +34,8 @@ export interface AuditEvent {
   payload: AuditPayload;
   /** The resource as the previous stored event left it; null for a create, or when history older than the trail. */
   before: AuditPayload | null;
+  /** The flag the resource belongs to (a flag, its variant, rule, distribution or rollout); a distribution's payload does not name it. */
+  flagKey?: string;
 }
 
 /** The route's filters; absent (or '') means "any". `flagKey` needs `namespaceKey`. */

@@ -1005,6 +1005,8 @@ export interface components {
             payload: Record<string, never>;
             /** @description The same resource as the previous stored event left it; null when none is stored */
             before: Record<string, never> | null;
+            /** @description The flag the event's resource belongs to (a flag, or its variant, rule, distribution or rollout): a distribution's payload does not name it */
+            flagKey?: string;
         };
         AuditListResponse: {
             events: components["schemas"]["AuditEventResponse"][];

@@ -35,12 +35,12 @@ const NAMED_BY_ID = new Set(['rule', 'rollout', 'distribution']);
 
 /**
  * `links`: the flag and segment keys lead to their pages (on the namespace's trail, not on a flag's own history).
- * `flagKey`: the flag whose history this is (a distribution's payload does not name its flag).
+ * `flagKey`: the flag whose history this is (a distribution's payload does not name its flag; the trail's list does).
  */
 export function AuditEventItem({ event, ns, links, flagKey }: { event: AuditEvent; ns: string; links: boolean; flagKey?: string }) {
   const r: AuditPayload = { ...(event.before ?? {}), ...event.payload };
   const where = typeof r.namespace_key === 'string' && r.namespace_key ? r.namespace_key : ns;
-  const flag = typeof r.flag_key === 'string' && r.flag_key ? r.flag_key : flagKey;
+  const flag = typeof r.flag_key === 'string' && r.flag_key ? r.flag_key : event.flagKey ?? flagKey;
   const names = useAuditNames(where, NAMED_BY_ID.has(event.type) ? flag : undefined);
   return (
     <li className="audit-event">
