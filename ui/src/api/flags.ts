@@ -41,6 +41,15 @@ export function flagChanges(flag: Flag): FlagChanges {
 
 export const updateFlag = (ns: string, key: string, changes: FlagChanges) => api.put<Flag>(flagPath(ns, key), changes);
 
+/**
+ * Turns a flag on or off over its latest version, read just before: the PUT replaces every field, and a page's copy
+ * may be older than a name or description another tab has saved since, which a switch flip must not undo.
+ */
+export async function setFlagEnabled(ns: string, key: string, enabled: boolean): Promise<Flag> {
+  const latest = await getFlag(ns, key);
+  return updateFlag(ns, key, { ...flagChanges(latest), enabled });
+}
+
 export const deleteFlag = (ns: string, key: string) => api.delete(flagPath(ns, key));
 
 export interface VariantInput {

@@ -11,6 +11,8 @@ export interface View {
 }
 
 export function ViewTabs({ label, views, current }: { label: string; views: View[]; current: string }) {
+  // One view alone (History hidden from a caller who may not read the audit trail) is no choice: no tabs.
+  if (views.length < 2) return null;
   return (
     <nav className="view-tabs" aria-label={label}>
       <ul>
@@ -32,10 +34,11 @@ export function currentView(query: URLSearchParams, views: View[]): string {
   return views.some((v) => v.key === asked) ? (asked as string) : views[0].key;
 }
 
-/** The two views of a flag or a segment page, at `base` and `base?view=history`. */
-export function detailsAndHistory(base: string): View[] {
-  return [
-    { key: 'details', label: 'Details', to: base },
-    { key: 'history', label: 'History', to: `${base}?view=history` },
-  ];
+/**
+ * The views of a flag or a segment page, at `base` and `base?view=history`; without History when the caller may not
+ * read the audit trail (the API would refuse it), so that `?view=history` typed in shows the details.
+ */
+export function detailsAndHistory(base: string, withHistory: boolean): View[] {
+  const details = { key: 'details', label: 'Details', to: base };
+  return withHistory ? [details, { key: 'history', label: 'History', to: `${base}?view=history` }] : [details];
 }

@@ -79,7 +79,7 @@ export function CopyDialog({ ns, source, onClose }: { ns: string; source: CopySo
         </Field>
       )}
       {source.targeting && targets.length > 0 && (
-        <label className="checkbox">
+        <label className="checkbox on-its-own">
           <input type="checkbox" checked={withTargeting} onChange={(e) => setWithTargeting(e.target.checked)} />
           <span>
             Also copy its {source.targeting} and the segments they target. A segment the namespace already has is kept as it

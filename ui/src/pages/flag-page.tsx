@@ -1,7 +1,7 @@
 /**
  * One flag: its details and on/off switch; for a variant flag its variants and rules, for a boolean flag its
  * rollouts. Each section saves on its own and reloads what it changed. The History view lists the audit trail's
- * changes to the flag and everything it holds.
+ * changes to the flag and everything it holds (offered only to a caller that may read the trail).
  */
 import { useState } from 'react';
 import { deleteFlag, getFlag } from '../api/flags';
@@ -16,7 +16,7 @@ import { currentView, detailsAndHistory, ViewTabs } from '../components/view-tab
 import { useLoad } from '../hooks/use-load';
 import { navigate, path, useRoute } from '../routing/hash-router';
 import { Link } from '../routing/link';
-import { useLoadError, useMayCopyOut, useWriteLock } from '../session/permissions';
+import { useLoadError, useLocks, useMayCopyOut, useWriteLock } from '../session/permissions';
 import { FlagDetailsForm } from './flag/flag-details-form';
 import { MetadataSection } from './flag/metadata-section';
 import { RolloutsSection } from './flag/rollouts-section';
@@ -33,11 +33,12 @@ export function FlagPage({ ns, flagKey }: { ns: string; flagKey: string }) {
   const [deleting, setDeleting] = useState(false);
   const [copying, setCopying] = useState(false);
   const readOnly = useReadOnly();
+  const locks = useLocks();
   const notify = useNotify();
   const deleteLock = useWriteLock('flag', 'delete', ns);
   const mayCopy = useMayCopyOut('flag', ns);
   const loadError = useLoadError('flag', ns, flag.error);
-  const views = detailsAndHistory(path('namespaces', ns, 'flags', flagKey));
+  const views = detailsAndHistory(path('namespaces', ns, 'flags', flagKey), !locks('audit', 'read', ns));
   const view = currentView(useRoute().query, views);
 
   if (!flag.data) {

@@ -38,11 +38,12 @@ export function SegmentPage({ ns, segmentKey }: { ns: string; segmentKey: string
   const [deleting, setDeleting] = useState(false);
   const [copying, setCopying] = useState(false);
   const readOnly = useReadOnly();
+  const locks = useLocks();
   const notify = useNotify();
   const deleteLock = useWriteLock('segment', 'delete', ns);
   const mayCopy = useMayCopyOut('segment', ns);
   const loadError = useLoadError('segment', ns, segment.error);
-  const views = detailsAndHistory(path('namespaces', ns, 'segments', segmentKey));
+  const views = detailsAndHistory(path('namespaces', ns, 'segments', segmentKey), !locks('audit', 'read', ns));
   const view = currentView(useRoute().query, views);
 
   if (!segment.data) {

@@ -15,9 +15,10 @@ import { Pager } from '../components/pager';
 import { ActionsHeader, DeleteButton } from '../components/row-actions';
 import { useLoad } from '../hooks/use-load';
 import { usePagedList } from '../hooks/use-paged-list';
-import { formatDate } from '../lib/format';
+import { formatDateBare, zoneHeading } from '../lib/format';
 import { useLoadError, useLocks, usePermissions } from '../session/permissions';
 import { useSession } from '../session/session';
+import { useTimeZone } from '../session/time-zone';
 import { DeleteTokensDialog } from './tokens/delete-tokens-dialog';
 import { SelectAll, SelectionBar, SelectOne, useSelection } from './tokens/selection';
 import { TokenForm } from './tokens/token-form';
@@ -45,6 +46,10 @@ export function TokensPage() {
   // Roles matter under authorization, or where a token names one anyway.
   const authorizing = Boolean(usePermissions());
   const showRoles = authorizing || list.items.some((a) => namedRoles(a));
+  // The dates name their zone once, in the headers (as the flag and segment lists do); a phone hides the headers,
+  // so a line above the rows says it there.
+  const timeZone = useTimeZone();
+  const zone = zoneHeading(timeZone);
 
   return (
     <>
@@ -80,6 +85,11 @@ export function TokensPage() {
       )}
       <ErrorMessage error={listError || methods.error} />
       {!readDenied && canDelete && list.items.length > 0 && <SelectionBar selection={selection} onDelete={setDeleting} />}
+      {!readDenied && list.items.length > 0 && (
+        <p className="list-zone-note" aria-hidden="true">
+          Times: {zone}
+        </p>
+      )}
       {!readDenied && (
         <div className="table-wrap list-table" aria-busy={list.loading}>
           {/* list-table: on a phone the rows stack, as the flag and segment lists do (list.css). */}
@@ -94,8 +104,12 @@ export function TokensPage() {
                 <th scope="col">Name</th>
                 <th scope="col">Namespace</th>
                 {showRoles && <th scope="col">Role</th>}
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
+                <th scope="col">
+                  Created<span className="column-note"> ({zone})</span>
+                </th>
+                <th scope="col">
+                  Expires<span className="column-note"> ({zone})</span>
+                </th>
                 {canDelete && <ActionsHeader />}
               </tr>
             </thead>
@@ -118,9 +132,9 @@ export function TokensPage() {
                       {namedRoles(a) ?? <span className="muted">from the policy</span>}
                     </td>
                   )}
-                  <td className="nowrap cell-line" data-label="Created">{formatDate(a.createdAt)}</td>
+                  <td className="nowrap cell-line" data-label="Created">{formatDateBare(a.createdAt, timeZone)}</td>
                   <td className="nowrap cell-line" data-label="Expires">
-                    {formatDate(a.expiresAt, 'never')}
+                    {a.expiresAt ? formatDateBare(a.expiresAt, timeZone) : 'never'}
                     {expired(a) && <span className="badge badge-warn">expired</span>}
                   </td>
                   {canDelete && (

@@ -5,7 +5,7 @@
  * does that above the page).
  */
 import type { FormEvent } from 'react';
-import { flagChanges, getFlag, updateFlag, type FlagChanges } from '../../api/flags';
+import { flagChanges, getFlag, setFlagEnabled, updateFlag, type FlagChanges } from '../../api/flags';
 import type { Flag } from '../../api/types';
 import { ErrorMessage } from '../../components/error-message';
 import { Field } from '../../components/field';
@@ -33,13 +33,18 @@ export function FlagDetailsForm({ ns, flag, onSaved }: { ns: string; flag: Flag;
     onSaved(await updateFlag(ns, flag.key, changes));
     notify(message);
   });
+  // The switch changes only itself, on the flag as it is now: what another tab saved since this page loaded stays
+  // (and shows here once saved). No question: there is nothing of this page's to lose.
+  const flip = useAction(async (enabled: boolean) => {
+    onSaved(await setFlagEnabled(ns, flag.key, enabled));
+    notify(`${flag.key} is ${enabled ? 'enabled' : 'disabled'}`);
+  });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     // The switch has saved itself already: the flag's current state goes with the draft.
     void save.run({ ...flagChanges(flag), ...draft }, `Flag ${flag.key} saved`, true);
   };
-  const toggle = (enabled: boolean) =>
-    void save.run({ ...flagChanges(flag), enabled }, `${flag.key} is ${enabled ? 'enabled' : 'disabled'}`);
+  const toggle = (enabled: boolean) => void flip.run(enabled);
   useLeaveGuard(dirty && !locked);
   const nameError = nameProblem(draft.name);
 
@@ -51,7 +56,7 @@ export function FlagDetailsForm({ ns, flag, onSaved }: { ns: string; flag: Flag;
           checked={flag.enabled}
           onChange={toggle}
           disabled={Boolean(locked)}
-          busy={save.busy}
+          busy={save.busy || flip.busy}
           describedBy={locked}
           title={lock?.reason}
           showLabel
@@ -81,7 +86,7 @@ export function FlagDetailsForm({ ns, flag, onSaved }: { ns: string; flag: Flag;
             <textarea {...p} rows={2} readOnly={Boolean(locked)} value={draft.description} onChange={(e) => setDraft({ ...draft, description: e.target.value })} />
           )}
         </Field>
-        <ErrorMessage error={save.error} />
+        <ErrorMessage error={save.error ?? flip.error} />
         {!locked && (
           <div className="form-actions">
             <button type="submit" className="primary" disabled={save.busy || !dirty || Boolean(nameError)}>

@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { messageOf } from '../../api/client';
-import { flagChanges, updateFlag } from '../../api/flags';
+import { setFlagEnabled } from '../../api/flags';
 import type { Flag } from '../../api/types';
 import { useNotify } from '../../components/notices';
 import { Switch } from '../../components/switch';
@@ -33,7 +33,8 @@ export function FlagListSwitch({
     setBusy(true);
     onError(undefined);
     try {
-      await updateFlag(ns, flag.key, { ...flagChanges(flag), enabled });
+      // Over the flag as it is now, not the row's copy: a name saved since in another tab stays.
+      await setFlagEnabled(ns, flag.key, enabled);
       setSaved({ from: flag, enabled });
       notify(`${flag.key} is ${enabled ? 'enabled' : 'disabled'}`);
     } catch (e) {

@@ -1,13 +1,15 @@
 /**
  * A flag's metadata: free-form data for people and tools (an owner, a ticket, a dashboard link) that the API keeps
  * with the flag and evaluation ignores. Edited as rows of key, type and value (lib/metadata.ts), saved together with
- * "Save metadata"; shown as a plain list when the caller may not change flags.
+ * "Save metadata"; shown as a plain list when the caller may not change flags. The save writes over the flag as it
+ * is now (a name saved since in another tab stays), and asks first when the metadata itself was saved since.
  */
 import { useEffect, useState } from 'react';
-import { flagChanges, updateFlag } from '../../api/flags';
+import { flagChanges, getFlag, updateFlag } from '../../api/flags';
 import type { Flag } from '../../api/types';
 import { ErrorMessage } from '../../components/error-message';
 import { useNotify } from '../../components/notices';
+import { StaleSaveDialog } from '../../components/stale-save-dialog';
 import { useAction } from '../../hooks/use-action';
 import { blankOf, metadataOf, rowsOf, type MetadataRow, type MetadataType } from '../../lib/metadata';
 import { useLeaveGuard } from '../../routing/leave-guards';
@@ -31,8 +33,12 @@ export function MetadataSection({ ns, flag, onSaved }: { ns: string; flag: Flag;
   const dirty = JSON.stringify(rowsOf(flag.metadata)) !== JSON.stringify(rows);
   // Rows not saved yet are lost by leaving, as a details form's edits are: leaving asks first.
   useLeaveGuard(dirty && !locked);
-  const save = useAction(async (metadata: Record<string, unknown>) => {
-    onSaved(await updateFlag(ns, flag.key, { ...flagChanges(flag), metadata }));
+  // The flag as saved since this page loaded it, with metadata of its own, while the dialog asks what to do.
+  const [newer, setNewer] = useState<Flag>();
+  const save = useAction(async (metadata: Record<string, unknown>, over?: Flag) => {
+    const latest = over ?? (await getFlag(ns, flag.key));
+    if (!over && JSON.stringify(latest.metadata ?? {}) !== stored) return setNewer(latest);
+    onSaved(await updateFlag(ns, flag.key, { ...flagChanges(latest), metadata }));
     notify(`Metadata of ${flag.key} saved`);
   });
   const set = (i: number, change: Partial<MetadataRow>) => setRows(rows.map((r, j) => (j === i ? { ...r, ...change } : r)));
@@ -114,6 +120,21 @@ export function MetadataSection({ ns, flag, onSaved }: { ns: string; flag: Flag;
             </button>
           </div>
         </form>
+      )}
+      {newer && (
+        <StaleSaveDialog
+          what="flag"
+          changedAt={newer.updatedAt}
+          busy={save.busy}
+          onClose={() => setNewer(undefined)}
+          onReload={() => {
+            setNewer(undefined);
+            onSaved(newer);
+          }}
+          onOverwrite={() => {
+            if (converted.metadata) void save.run(converted.metadata, newer).then(() => setNewer(undefined));
+          }}
+        />
       )}
     </section>
   );
