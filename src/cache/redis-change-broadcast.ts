@@ -44,16 +44,8 @@ export class RedisChangeBroadcast implements OnModuleInit, OnModuleDestroy {
   onModuleInit(): void {
     // The write worker's changes reach the main thread, which broadcasts them.
     if (IN_WRITE_WORKER) return;
-    // Once subscribed, node-redis subscribes again by itself after every reconnect; until the first connection
-    // exists (Redis away at start-up) there is nothing to subscribe on.
-    const subscribe = () => {
-      this.redis.subscriber.subscribe(this.channel, (message) => this.receive(message)).catch((e: Error) => {
-        this.logger.warn(`subscribing to ${this.channel} failed: ${e.message}`);
-        this.redis.subscriber.once('ready', subscribe);
-      });
-    };
-    if (this.redis.subscriber.isReady) subscribe();
-    else this.redis.subscriber.once('ready', subscribe);
+    // The connection keeps the subscription across reconnections (and a cluster's failovers).
+    this.redis.subscribe(this.channel, (message) => this.receive(message));
     this.removeForwarder = this.changes.addForwarder((topic, key, change) => this.send(topic, key, change), () => this.redis.ready);
   }
 
@@ -67,7 +59,7 @@ export class RedisChangeBroadcast implements OnModuleInit, OnModuleDestroy {
     if (Buffer.byteLength(text) > this.maxMessageBytes) {
       text = JSON.stringify({ origin: this.origin, topic, key, change: change?.deleted ? change : undefined } satisfies ChangeMessage);
     }
-    this.redis.client.publish(this.channel, text).catch((e: Error) => {
+    this.redis.publish(this.channel, text).catch((e: Error) => {
       this.logger.debug(`publishing a change of ${topic} "${key}" failed: ${e.message}`);
     });
   }

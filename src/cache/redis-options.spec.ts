@@ -1,5 +1,5 @@
 import type { RedisCacheConfig } from '../config/config.types';
-import { describeRedis, reconnectDelay, redisClientOptions, redisPrefix } from './redis-options';
+import { describeRedis, reconnectDelay, redisClientOptions, redisClusterOptions, redisPrefix } from './redis-options';
 
 const base: RedisCacheConfig = {
   url: '', host: 'cache.internal', port: 6380, requireTLS: false, username: '', password: '', db: 2, prefix: '', poolSize: 0,
@@ -22,10 +22,34 @@ describe('redisClientOptions', () => {
   });
 });
 
+describe('redisClusterOptions', () => {
+  const cluster: RedisCacheConfig = { ...base, mode: 'cluster', db: 0 };
+
+  it("seeds from Flipt's host and port; every node gets the credentials, TLS and timeouts; masters only", () => {
+    const options = redisClusterOptions({ ...cluster, username: 'app', password: 's3cret', requireTLS: true, caCertBytes: 'PEM', netTimeout: 750 });
+    expect(options.rootNodes).toEqual([{ socket: { host: 'cache.internal', port: 6380 } }]);
+    expect(options.defaults).toMatchObject({
+      username: 'app',
+      password: 's3cret',
+      disableOfflineQueue: true,
+      socket: expect.objectContaining({ tls: true, ca: 'PEM', rejectUnauthorized: true, connectTimeout: 750, socketTimeout: 750 }),
+    });
+    expect(options.useReplicas).toBe(false);
+  });
+
+  it('takes the seed and credentials from a URL, since nodes found later are reached with the defaults alone', () => {
+    const options = redisClusterOptions({ ...cluster, url: 'rediss://u%40x:p%3A1@node-1:7001', password: 'ignored' });
+    expect(options.rootNodes).toEqual([{ socket: { host: 'node-1', port: 7001 } }]);
+    expect(options.defaults).toMatchObject({ username: 'u@x', password: 'p:1', socket: expect.objectContaining({ tls: true }) });
+  });
+});
+
 describe('describeRedis and redisPrefix', () => {
   it('never shows credentials', () => {
     expect(describeRedis({ ...base, password: 'pw' })).toBe('cache.internal:6380 db 2');
     expect(describeRedis({ ...base, url: 'redis://user:pw@h:7/1' })).toBe('redis://h:7/1');
+    expect(describeRedis({ ...base, mode: 'cluster', password: 'pw' })).toBe('cluster via cache.internal:6380');
+    expect(describeRedis({ ...base, mode: 'cluster', url: 'rediss://user:pw@h:7' })).toBe('cluster via h:7 (TLS)');
   });
   it('prefixes keys with flagpole unless configured', () => {
     expect(redisPrefix(base)).toBe('flagpole');
