@@ -1,5 +1,6 @@
 // The audit bench's webhook receiver, in a process of its own (as a real receiver is elsewhere): answers 200 to
-// every POST and reports its port, then, when asked, how many events it received.
+// every POST and reports its port, then, when asked, how many events it received. bench/run.js's tracing modes send
+// their OTLP/HTTP spans to it too (an empty 200 is an accepted export).
 'use strict';
 const http = require('node:http');
 

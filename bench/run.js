@@ -4,6 +4,10 @@
 // four processes side by side: authentication off; `authentication.required` with a static token (the bootstrap
 // token, `Authorization: Bearer`); required with a JWT (RS256, a key pair made for the run, `Authorization: JWT`);
 // and a static token with `authorization.required` (an evaluation-only role's token; BENCH_AUTHZ=0 leaves it out).
+// With tracing (BENCH_TRACING=0 leaves them out), two more processes, authentication off and `tracing.enabled` at
+// sampling ratios 1 and 0.01, exporting OTLP/HTTP to a loopback receiver that discards what it gets
+// (bench/audit-receiver.js): measured on the boolean and variant cases beside `auth off`, which is tracing off, so the
+// CPU per request shows what tracing costs (and that off costs nothing: compare `auth off` with earlier runs).
 // The 50-flag batch and the OFREP cases are measured with authentication off only (what authentication adds is the
 // request's, which the boolean and variant rows measure). Prints req/s and latency for boolean, variant, a 50-flag
 // batch, OFREP's single evaluation (the variant flag) and bulk evaluation (the namespace's 100 flags for one context;
@@ -12,8 +16,8 @@
 // the target is about) and autocannon's overallRate (which sends each second's 1,000 requests as a burst at its
 // start); then the 10,000-flag snapshot build time and RSS (bench/snapshot-10k.js); then evaluation under writes
 // (bench/churn.js, in each authentication mode; BENCH_CHURN=0 skips it). Numbers, not assertions. Each case takes, per server, BENCH_WARMUP +
-// 3 × BENCH_ROUNDS × BENCH_DURATION seconds (a full-speed-only case 1 × instead of 3 ×): about 23 min for the
-// tables by default (14 server-cases of 93 s, 2 of 33 s).
+// 3 × BENCH_ROUNDS × BENCH_DURATION seconds (a full-speed-only case 1 × instead of 3 ×): about 29 min for the
+// tables by default (18 server-cases of 93 s, 2 of 33 s).
 // The load generator shares the machine's cores with the server under test, so one run swings by several per cent
 // either way, and a fixed-rate run's p99 is at the mercy of one garbage collection: each measurement is repeated
 // BENCH_ROUNDS times (default 3), Flagpole and bare alternating, and the table shows the medians, each round's ratio,
@@ -235,8 +239,8 @@ async function measure(servers, c) {
 
 const CONTEXT = { plan: 'pro', age: '30', country: 'de' };
 const CASES = {
-  boolean: { authModes: true, path: '/evaluate/v1/boolean', body: (e) => ({ namespaceKey: 'bench', flagKey: 'boolean-7', entityId: e, context: CONTEXT }) },
-  variant: { authModes: true, path: '/evaluate/v1/variant', body: (e) => ({ namespaceKey: 'bench', flagKey: 'variant-7', entityId: e, context: CONTEXT }) },
+  boolean: { authModes: true, tracing: true, path: '/evaluate/v1/boolean', body: (e) => ({ namespaceKey: 'bench', flagKey: 'boolean-7', entityId: e, context: CONTEXT }) },
+  variant: { authModes: true, tracing: true, path: '/evaluate/v1/variant', body: (e) => ({ namespaceKey: 'bench', flagKey: 'variant-7', entityId: e, context: CONTEXT }) },
   'batch-50': {
     path: '/evaluate/v1/batch',
     body: (e) => ({ requests: Array.from({ length: 50 }, (_, i) => ({ namespaceKey: 'bench', flagKey: i % 2 ? `boolean-${i}` : `variant-${i}`, entityId: e, context: CONTEXT })) }),
@@ -271,11 +275,38 @@ async function revalidating(url, c) {
   return { etag, case: { ...c, headers: { ...c.headers, 'if-none-match': etag } } };
 }
 
+/** A receiver for the tracing modes' spans, in a process of its own; resolves with it and its port. */
+function startSpanReceiver() {
+  const child = fork(join(__dirname, 'audit-receiver.js'), [], { stdio: 'inherit' });
+  return new Promise((resolve) => child.once('message', ({ port }) => resolve({ child, port })));
+}
+
+/**
+ * The tracing modes: authentication off, tracing on at each ratio, spans to the receiver on `port`; each on a SQLite
+ * file of its own, also under BENCH_DB_URL (which the `auth off` process has seeded).
+ */
+function tracingModes(dir, port) {
+  return ['1', '0.01'].map((ratio) => ({
+    name: `tracing ${ratio}`,
+    env: {
+      FLAGPOLE_DB_URL: `file:${join(dir, `bench-tracing-${ratio}.db`)}`,
+      FLAGPOLE_TRACING_ENABLED: 'true',
+      FLAGPOLE_TRACING_EXPORTER: 'otlp',
+      FLAGPOLE_TRACING_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+      FLAGPOLE_TRACING_SAMPLING_RATIO: ratio,
+    },
+    headers: {},
+    tracing: true,
+  }));
+}
+
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'flagpole-bench-'));
-  // BENCH_AUTHZ=0 leaves out the authorization mode.
-  const modes = await authModes(dir, { authorization: process.env.BENCH_AUTHZ !== '0' });
-  const barePort = 18090;
+  // BENCH_AUTHZ=0 leaves out the authorization mode, BENCH_TRACING=0 the tracing modes.
+  const spanReceiver = process.env.BENCH_TRACING !== '0' ? await startSpanReceiver() : null;
+  const modes = [...(await authModes(dir, { authorization: process.env.BENCH_AUTHZ !== '0' })), ...(spanReceiver ? tracingModes(dir, spanReceiver.port) : [])];
+  // Below the Flagpole processes' ports (18080, 18082, …: six with every mode).
+  const barePort = 18070;
   const processes = modes.map((m, i) => ({ ...m, port: 18080 + 2 * i, child: startFlagpole(dir, 18080 + 2 * i, m.env) }));
   let bare = null;
   const rows = [];
@@ -314,10 +345,11 @@ async function main() {
       cases[name] = c;
     }
     bare = await startBare(barePort, bodies, etags);
-    const flagpoles = processes.map((p) => ({ name: p.name, url: `http://127.0.0.1:${p.port}`, pid: p.child.pid, headers: p.headers }));
+    const flagpoles = processes.filter((p) => !p.tracing).map((p) => ({ name: p.name, url: `http://127.0.0.1:${p.port}`, pid: p.child.pid, headers: p.headers }));
+    const traced = processes.filter((p) => p.tracing).map((p) => ({ name: p.name, url: `http://127.0.0.1:${p.port}`, pid: p.child.pid, headers: p.headers }));
     const bareServer = { name: 'bare', url: `http://127.0.0.1:${barePort}`, pid: bare.pid, headers: {} };
     for (const [name, c] of Object.entries(cases)) {
-      const servers = [...(c.authModes ? flagpoles : flagpoles.slice(0, 1)), bareServer];
+      const servers = [...(c.authModes ? flagpoles : flagpoles.slice(0, 1)), ...(c.tracing ? traced : []), bareServer];
       rows.push({ name, fixedRate: !c.fullSpeedOnly, results: await measure(servers, c) });
       // The table prints at the end; this says how far a long run has got (stderr, out of the table's way).
       console.error(`measured ${name} (${servers.length} servers) at ${((Date.now() - t0) / 1000).toFixed(0)} s`);
@@ -325,11 +357,13 @@ async function main() {
   } finally {
     for (const p of processes) p.child.kill('SIGTERM');
     bare?.kill();
+    spanReceiver?.child.kill();
   }
   const f = (n) => n.toFixed(0).padStart(7);
   const ms = (n) => `${n.toFixed(1)}`.padStart(6);
   const us = (n) => (n === null ? '     -' : `${n.toFixed(0)}`.padStart(6));
   console.log('\nfull speed (autocannon, 50 connections); ratio = req/s ÷ bare req/s (median, then each round); cpu = server CPU µs per request');
+  console.log('tracing 1 / tracing 0.01 = auth off with tracing on at that sampling ratio (spans to a loopback OTLP/HTTP receiver); auth off = tracing off');
   console.log('ofrep = OFREP, the variant flag; ofrep-bulk = OFREP bulk, all 100 flags for one context; ofrep-304 = that with a current If-None-Match');
   console.log('case       server          req/s    p50   p99  cpu µs/req  cpu ÷ bare | ratio (rounds)');
   for (const r of rows) {

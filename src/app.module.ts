@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
+import { StreamTicketsModule } from './auth/stream-tickets.module';
 import { AuthorizationModule } from './authorization/authorization.module';
 import { CacheModule } from './cache/cache.module';
 import { RouteRegistry } from './common/route-registry';
@@ -20,16 +21,19 @@ import { RolloutsModule } from './rollouts/rollouts.module';
 import { RulesModule } from './rules/rules.module';
 import { SegmentsModule } from './segments/segments.module';
 import { StorageModule } from './storage/storage.module';
+import { Tracing } from './tracing/tracing';
+import { TracingModule } from './tracing/tracing.module';
 import { UiModule } from './ui/ui.module';
 import { WriteWorker } from './write-worker/write-worker.service';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: FlagpoleConfig, routes: RouteRegistry): DynamicModule {
+  static forRoot(config: FlagpoleConfig, routes: RouteRegistry, tracing: Tracing = Tracing.OFF): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        TracingModule.forRoot(tracing),
         StorageModule.forRoot(config.db),
         LoggingModule,
         MetricsModule.forRoot(config.metrics),
@@ -48,6 +52,7 @@ export class AppModule {
         EvaluationModule,
         OfrepModule,
         AuthModule.forRoot(config),
+        StreamTicketsModule,
         UiModule,
       ],
       providers: [{ provide: RouteRegistry, useValue: routes }, WriteWorker],

@@ -28,6 +28,8 @@ import { FastPaths } from './common/fast-path';
 import { rootLogger } from './logging/logger';
 import { NestLogger } from './logging/nest-logger';
 import { setupSwagger } from './swagger';
+import { registerServerSpans } from './tracing/server-spans';
+import { Tracing } from './tracing/tracing';
 import { IN_WRITE_WORKER, startsWriteWorker } from './write-worker/role';
 import { WriteRoutes } from './write-worker/write-routes';
 import { WriteWorker } from './write-worker/write-worker.service';
@@ -59,6 +61,10 @@ export async function createApp(config: FlagpoleConfig): Promise<NestFastifyAppl
     bodyOnRoute(route, config.limits);
     writeRoutes?.onRoute(route);
   });
+  // Before every other onRequest hook, so that a request they refuse has its span too. The write worker's requests
+  // come from the main thread, which traces them.
+  const tracing = IN_WRITE_WORKER ? Tracing.OFF : Tracing.from(config.tracing);
+  registerServerSpans(fastify, tracing);
   // First of the onRequest hooks, as Flipt's CORS middleware is outermost: refusals carry CORS headers too.
   if (config.cors.enabled) await fastify.register(fastifyCors, corsOptions(config.cors));
   registerSecurityHeaders(fastify);
@@ -68,7 +74,7 @@ export async function createApp(config: FlagpoleConfig): Promise<NestFastifyAppl
   registerHttpCompat(fastify);
   registerCrossOriginProtection(fastify, config.authentication.session.csrf);
 
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, routes), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, routes, tracing), adapter, {
     bodyParser: false,
     logger: new NestLogger(rootLogger(config.log)),
     // A provider that cannot start (an unreadable policy file) rejects here, for main.ts to report as a plain

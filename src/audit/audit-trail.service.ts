@@ -8,7 +8,7 @@
  * Flipt batches events for its sinks (`audit.buffer`); Flagpole hands each event on at once, so a webhook fires
  * within milliseconds of the write (docs/api.md, differences). The buffer keys are accepted and have no effect.
  */
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
@@ -22,6 +22,7 @@ import { AuditRepository, type StoredEvent } from './audit.repository';
 import { DeliveryQueue, Undeliverable } from './delivery-queue';
 import type { AuditSink } from './sinks/audit-sink';
 import { LogSink } from './sinks/log.sink';
+import { Tracing } from '../tracing/tracing';
 import { eventBody, templateBody, WebhookSink, type SinkReporter } from './sinks/webhook.sink';
 
 /** How long shutdown waits for outboxes to empty. */
@@ -60,7 +61,7 @@ export class AuditTrail implements BeforeApplicationShutdown, OnApplicationShutd
   private readonly lastLogged = new Map<string, number>();
   private refusals = 0;
 
-  constructor(@Inject(CONFIG) config: FlagpoleConfig, repository: AuditRepository, metrics: MetricsRegistry) {
+  constructor(@Inject(CONFIG) config: FlagpoleConfig, repository: AuditRepository, metrics: MetricsRegistry, @Optional() tracing?: Tracing) {
     const { audit, limits } = config;
     this.matches = eventMatcher(audit.events);
     const capacity = limits.maxAuditBacklog;
@@ -74,7 +75,7 @@ export class AuditTrail implements BeforeApplicationShutdown, OnApplicationShutd
       this.sinks.push(new LogSink(log.file, log.encoding === 'console' ? 'console' : 'json', rootLogger(config.log), maxBytes, (count, reason) => this.dropped('log', count, reason)));
     }
     if (webhook.enabled) {
-      const options = { maxBackoffMs: webhook.maxBackoffDuration, capacity, maxBytes };
+      const options = { maxBackoffMs: webhook.maxBackoffDuration, capacity, maxBytes, tracing: tracing ?? Tracing.OFF };
       if (webhook.url) {
         this.sinks.push(new WebhookSink('webhook', { url: webhook.url, headers: {}, body: eventBody, signingSecret: webhook.signingSecret }, options, report));
       }

@@ -183,7 +183,9 @@ export class AuthGuard implements CanActivate {
 
   private denial(a: AuthenticationRecord, request: FastifyRequest, what: string, namespace: string | null, roles: readonly string[] = []): PermissionDeniedError {
     const where = namespace === null ? '' : ` in namespace ${JSON.stringify(namespace)}`;
-    this.authzLogger.warn(`denied: ${request.method} ${request.url}: ${credentialLabel(a, roles)} may not ${what}${where}`);
+    // The path only: a query may carry a credential (a stream ticket).
+    const path = request.url.split('?', 1)[0];
+    this.authzLogger.warn(`denied: ${request.method} ${path}: ${credentialLabel(a, roles)} may not ${what}${where}`);
     return new PermissionDeniedError();
   }
 

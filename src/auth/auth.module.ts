@@ -16,6 +16,7 @@ import { AUTH_STRATEGIES, type NamedStrategy } from './auth-strategies';
 import { CLIENT_TOKEN_STRATEGY, ClientTokenStrategy } from './client-token.strategy';
 import { METHODS } from './methods';
 import { OperationLocks } from './operation-lock.service';
+import { STREAM_TICKET_STRATEGY, StreamTicketStrategy } from './stream-ticket.strategy';
 import { TokenCleanupTask } from './token-cleanup.task';
 
 @Module({})
@@ -35,14 +36,16 @@ export class AuthModule {
         ...METHODS.map((m) => m.method),
         { provide: AUTH_METHODS, useFactory: (...methods: unknown[]) => methods, inject: METHODS.map((m) => m.method) },
         ...enabled.flatMap((m) => m.providers ?? []),
-        // The strategies the guard composes, in the order Passport tries them: per-request methods, then client tokens.
+        // The strategies the guard composes, in the order Passport tries them: stream tickets (on the routes that
+        // accept them, a ticket decides alone), per-request methods, then client tokens.
+        StreamTicketStrategy,
         ...strategies.map((s) => s.type),
         ClientTokenStrategy,
         {
           provide: AUTH_STRATEGIES,
           useFactory: (...instances: NamedStrategy['strategy'][]): NamedStrategy[] =>
-            [...strategies.map((s) => s.name), CLIENT_TOKEN_STRATEGY].map((name, i) => ({ name, strategy: instances[i] })),
-          inject: [...strategies.map((s) => s.type), ClientTokenStrategy],
+            [STREAM_TICKET_STRATEGY, ...strategies.map((s) => s.name), CLIENT_TOKEN_STRATEGY].map((name, i) => ({ name, strategy: instances[i] })),
+          inject: [StreamTicketStrategy, ...strategies.map((s) => s.type), ClientTokenStrategy],
         },
         // Also injectable by class: the evaluation fast path and the check before the body run the same guard.
         AuthGuard,

@@ -39,7 +39,8 @@ export class ClientTokenStrategy extends RequestStrategy(CLIENT_TOKEN_STRATEGY) 
     return andThen(found, (a) => this.admit(a));
   }
 
-  private admit(authentication: AuthenticationRecord | null): AuthenticationRecord {
+  /** The authentication, unless expired or no longer admitted by its method (also for stream tickets' records). */
+  admit(authentication: AuthenticationRecord | null): AuthenticationRecord {
     if (!authentication) return this.refuse('unknown client token');
     if (isExpired(authentication)) return this.refuse(`authentication ${authentication.id} expired`);
     if (this.byMethod.get(authentication.method)?.admits?.(authentication) === false) {

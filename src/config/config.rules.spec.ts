@@ -76,9 +76,14 @@ describe('cross-field rules', () => {
       ['cache.redis.url (FLAGPOLE_CACHE_REDIS_URL): must be a redis:// or rediss:// URL such as redis://redis.internal:6379/0'],
     ],
     [
-      'redis cluster mode is refused, not silently treated as one server',
-      { FLAGPOLE_CACHE_ENABLED: 'true', FLAGPOLE_CACHE_BACKEND: 'redis', FLAGPOLE_CACHE_REDIS_MODE: 'cluster' },
-      ['cache.redis.mode (FLAGPOLE_CACHE_REDIS_MODE): cluster is not supported yet; use a single Redis server (or a proxy in front of a cluster)'],
+      'redis cluster mode with a database other than 0, which Redis Cluster does not have',
+      { FLAGPOLE_CACHE_ENABLED: 'true', FLAGPOLE_CACHE_BACKEND: 'redis', FLAGPOLE_CACHE_REDIS_MODE: 'cluster', FLAGPOLE_CACHE_REDIS_DB: '2' },
+      ['cache.redis.db (FLAGPOLE_CACHE_REDIS_DB): must be 0 with cache.redis.mode cluster (Redis Cluster has database 0 only); use cache.redis.prefix to keep deployments apart'],
+    ],
+    [
+      'redis cluster mode with a URL naming a database other than 0',
+      { FLAGPOLE_CACHE_ENABLED: 'true', FLAGPOLE_CACHE_BACKEND: 'redis', FLAGPOLE_CACHE_REDIS_MODE: 'cluster', FLAGPOLE_CACHE_REDIS_URL: 'redis://node-1:7000/3' },
+      ['cache.redis.url (FLAGPOLE_CACHE_REDIS_URL): must name database 0 or none with cache.redis.mode cluster (Redis Cluster has database 0 only), such as redis://redis.internal:6379'],
     ],
     [
       'session.domain is required when oidc is enabled',
@@ -248,6 +253,12 @@ describe('what the rules accept', () => {
     expect(load({ FLAGPOLE_AUTHENTICATION_SESSION_DOMAIN: domain }).config.authentication.session.domain).toBe(host);
   });
 
+  it("redis cluster mode with Flipt's keys (a seed node's host and port) or a URL without a database is accepted", () => {
+    const cluster = { FLAGPOLE_CACHE_ENABLED: 'true', FLAGPOLE_CACHE_BACKEND: 'redis', FLAGPOLE_CACHE_REDIS_MODE: 'cluster' };
+    expect(problems({ ...cluster, FLAGPOLE_CACHE_REDIS_HOST: 'redis-cluster', FLAGPOLE_CACHE_REDIS_PORT: '7000' })).toEqual([]);
+    expect(problems({ ...cluster, FLAGPOLE_CACHE_REDIS_URL: 'rediss://app:pw@redis-cluster:7000/0' })).toEqual([]);
+  });
+
   it('redis CA settings both set while the redis cache is off (Flipt checks only the cache in use)', () => {
     expect(problems({ FLAGPOLE_CACHE_REDIS_CA_CERT_BYTES: 'pem', FLAGPOLE_CACHE_REDIS_CA_CERT_PATH: '/ca.pem' })).toEqual([]);
   });
@@ -273,8 +284,7 @@ describe('what the rules accept', () => {
 describe('warnings', () => {
   it('name settings Flagpole accepts but does not act on, one line per section', () => {
     const { warnings } = load({
-      FLAGPOLE_TRACING_ENABLED: 'true',
-      FLAGPOLE_TRACING_EXPORTER: 'otlp',
+      FLAGPOLE_TRACING_JAEGER_PORT: '6832',
       FLAGPOLE_META_TELEMETRY_ENABLED: 'false',
       FLAGPOLE_AUDIT_BUFFER_CAPACITY: '5',
       FLAGPOLE_ANALYTICS_STORAGE_PROMETHEUS_ENABLED: 'true',
@@ -286,7 +296,7 @@ describe('warnings', () => {
       'diagnostics.profiling.enabled: accepted for compatibility with Flipt, but Flagpole does not act on diagnostics settings yet',
       'meta.telemetry_enabled: accepted for compatibility with Flipt, but Flagpole does not act on meta settings yet',
       'analytics.storage.prometheus.enabled, analytics.storage.prometheus.url: accepted for compatibility with Flipt, but Flagpole does not act on analytics settings yet',
-      'tracing.enabled, tracing.exporter: accepted for compatibility with Flipt, but Flagpole does not act on tracing settings yet',
+      'tracing.jaeger.port: accepted for compatibility with Flipt, but Flagpole does not act on tracing settings yet',
     ]);
   });
 

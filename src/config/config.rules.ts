@@ -12,6 +12,7 @@ import type { FlagpoleConfig } from './config.types';
 import { defaultDataDir } from './data-dir';
 import { patternProblem } from '../audit/audit-filter';
 import { templateProblem } from '../audit/sinks/webhook-template';
+import { checkTelemetry } from './telemetry.rules';
 
 export function applyRules(config: FlagpoleConfig, ctx: RuleContext): void {
   checkVersion(config, ctx);
@@ -23,6 +24,7 @@ export function applyRules(config: FlagpoleConfig, ctx: RuleContext): void {
   checkAuthorization(config, ctx);
   checkAudit(config, ctx);
   checkAnalytics(config, ctx);
+  checkTelemetry(config, ctx);
   warnAboutInertSettings(config, ctx);
 }
 
@@ -105,8 +107,15 @@ function checkCache(config: FlagpoleConfig, ctx: RuleContext): void {
   if (enabled && backend === 'redis' && redis.url !== '' && !isRedisUrl(redis.url)) {
     ctx.issue(['cache', 'redis', 'url'], 'must be a redis:// or rediss:// URL such as redis://redis.internal:6379/0');
   }
+  // Redis Cluster serves database 0 only: another number would be ignored (as Flipt does) and the keys would mix
+  // with those of whoever uses database 0; cache.redis.prefix keeps deployments apart instead.
   if (enabled && backend === 'redis' && redis.mode === 'cluster') {
-    ctx.issue(['cache', 'redis', 'mode'], 'cluster is not supported yet; use a single Redis server (or a proxy in front of a cluster)');
+    if (redis.url === '' && redis.db !== 0) {
+      ctx.issue(['cache', 'redis', 'db'], 'must be 0 with cache.redis.mode cluster (Redis Cluster has database 0 only); use cache.redis.prefix to keep deployments apart');
+    }
+    if (isRedisUrl(redis.url) && !['', '/', '/0'].includes(new URL(redis.url).pathname)) {
+      ctx.issue(['cache', 'redis', 'url'], 'must name database 0 or none with cache.redis.mode cluster (Redis Cluster has database 0 only), such as redis://redis.internal:6379');
+    }
   }
 }
 

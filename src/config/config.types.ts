@@ -503,6 +503,8 @@ export interface MetricsConfig {
   requireAuthentication: boolean;
   exporter: 'prometheus' | 'otlp';
   otlp: OtlpExporterConfig;
+  /** Flagpole addition: how often exporter `otlp` pushes. */
+  exportInterval: Duration;
 }
 
 export interface OtlpExporterConfig {
@@ -520,6 +522,9 @@ export interface TracingConfig {
   jaeger: JaegerTracingConfig;
   zipkin: ZipkinTracingConfig;
   otlp: OtlpExporterConfig;
+  /** Flagpole additions: the resource every span and pushed metric carries. */
+  serviceName: string;
+  resourceAttributes: Record<string, string>;
 }
 
 export interface JaegerTracingConfig {
@@ -581,4 +586,6 @@ export interface LimitsConfig {
 export interface StreamsConfig {
   heartbeatInterval: Duration;
   inactivityDelay: Duration;
+  ticketTtl: Duration;
+  ticketSecret: string;
 }

@@ -17,6 +17,7 @@ import {
   type VariantOutcome,
 } from '../core';
 import { EvaluationMetrics } from '../metrics/evaluation.metrics';
+import { EvaluationSpans } from '../tracing/evaluation-spans';
 import { ERROR_REASON_NAMES, REASON_NAMES, RESPONSE_TYPE_NAMES } from '../wire';
 import type {
   BatchEvaluationRequest, BatchEvaluationResponse, BooleanEvaluationResponse, EvaluationRequest, EvaluationResponse,
@@ -54,6 +55,7 @@ export class EvaluationService {
     private readonly snapshots: SnapshotCache,
     private readonly metrics: EvaluationMetrics,
     @Inject(CONFIG) config: FlagpoleConfig,
+    private readonly spans: EvaluationSpans,
   ) {
     this.maxBatchRequests = config.limits.maxBatchRequests;
     this.maxBatchNamespaces = config.limits.maxBatchNamespaces;
@@ -81,14 +83,18 @@ export class EvaluationService {
     const outcome = this.run(req, evaluateVariant, snapshot);
     const took = performance.now() - start;
     this.metrics.variant(namespace, outcome, took);
-    return variantResponse(outcome, req.requestId || randomUUID(), took, formatPreciseTimestamp(wallClock()));
+    const requestId = req.requestId || randomUUID();
+    if (this.spans.on) this.spans.variant(snapshot, req, outcome, requestId, start);
+    return variantResponse(outcome, requestId, took, formatPreciseTimestamp(wallClock()));
   }
 
   private answerBoolean(snapshot: Snapshot, req: EvaluationRequest, namespace: string, start: number): BooleanEvaluationResponse {
     const outcome = this.run(req, evaluateBoolean, snapshot);
     const took = performance.now() - start;
     this.metrics.boolean(namespace, outcome, took);
-    return booleanResponse(outcome, req.requestId || randomUUID(), took, formatPreciseTimestamp(wallClock()));
+    const requestId = req.requestId || randomUUID();
+    if (this.spans.on) this.spans.boolean(snapshot, req, outcome, requestId, start);
+    return booleanResponse(outcome, requestId, took, formatPreciseTimestamp(wallClock()));
   }
 
   /**
@@ -133,10 +139,12 @@ export class EvaluationService {
       } else if (kind === 'BOOLEAN') {
         const outcome = this.run(req, evaluateBoolean, snapshot);
         this.metrics.boolean(namespace, outcome);
+        if (this.spans.on) this.spans.boolean(snapshot, req, outcome, req.requestId || requestId);
         results.push(outcome);
       } else {
         const outcome = this.run(req, evaluateVariant, snapshot);
         this.metrics.variant(namespace, outcome);
+        if (this.spans.on) this.spans.variant(snapshot, req, outcome, req.requestId || requestId);
         results.push(outcome);
       }
     }
@@ -167,10 +175,12 @@ export class EvaluationService {
     if (flagType(snapshot, req.flagKey) === 'BOOLEAN') {
       const outcome = this.run(req, evaluateBoolean, snapshot);
       this.metrics.boolean(snapshot.key, outcome, start === undefined ? undefined : performance.now() - start);
+      if (this.spans.on) this.spans.boolean(snapshot, req, outcome, '', start);
       return { type: 'BOOLEAN', outcome };
     }
     const outcome = this.run(req, evaluateVariant, snapshot);
     this.metrics.variant(snapshot.key, outcome, start === undefined ? undefined : performance.now() - start);
+    if (this.spans.on) this.spans.variant(snapshot, req, outcome, '', start);
     return { type: 'VARIANT', outcome };
   }
 
@@ -185,7 +195,9 @@ export class EvaluationService {
     const outcome = this.run(req, evaluateVariant, snapshot);
     const took = performance.now() - start;
     this.metrics.variant(namespace, outcome, took);
-    return legacyResponse(req, outcome, req.requestId || randomUUID(), took, formatPreciseTimestamp(wallClock()));
+    const requestId = req.requestId || randomUUID();
+    if (this.spans.on) this.spans.variant(snapshot, req, outcome, requestId, start);
+    return legacyResponse(req, outcome, requestId, took, formatPreciseTimestamp(wallClock()));
   }
 
   /** `/api/v1/batch-evaluate`: one namespace for all items; unknown flags fail the batch unless excluded. */
@@ -206,6 +218,7 @@ export class EvaluationService {
       if (excludeNotFound && !snapshot.flags.has(req.flagKey)) continue;
       const outcome = this.run(req, evaluateVariant, snapshot);
       this.metrics.variant(namespaceKey, outcome);
+      if (this.spans.on) this.spans.variant(snapshot, req, outcome, requestId);
       evaluated.push({ req, outcome });
     }
     const timestamp = formatPreciseTimestamp(wallClock());

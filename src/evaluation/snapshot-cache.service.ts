@@ -22,7 +22,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
-import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
 // p-limit 3 is the last CommonJS major of the library; 4+ are ESM only.
 import pLimit from 'p-limit';
 import type { EntityManager as SqlEntityManager } from '@mikro-orm/knex';
@@ -34,6 +34,7 @@ import { Database } from '../storage/database.service';
 import { Changes, type NamespaceChange } from '../storage/changes';
 import { flagPages, loadNamespaceSource, loadNamespaceVersion, loadSegments, versionOfRow } from '../storage/evaluation-source';
 import { IN_WRITE_WORKER } from '../write-worker/role';
+import { Tracing } from '../tracing/tracing';
 
 export const VERSION_POLL_MS = 1000;
 /** Namespaces per query of the version poll. */
@@ -111,6 +112,7 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
     private readonly changes: Changes,
     private readonly cache: EvaluationCache,
     @Inject(CONFIG) config: FlagpoleConfig,
+    @Optional() private readonly tracing: Tracing = Tracing.OFF,
   ) {
     this.unknownTtl = config.limits.unknownNamespaceTtl;
     this.unknownEntries = config.limits.unknownNamespaceEntries;
@@ -283,7 +285,7 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
     if (entry.loading) return entry.loading;
     const generation = entry.generation;
     entry.pending = [];
-    entry.loading = this.loads(() => this.compile(namespaceKey))
+    entry.loading = this.tracing.inSpan('snapshot.load', { 'flipt.namespace': namespaceKey }, () => this.loads(() => this.compile(namespaceKey)))
       .then((snapshot) => {
         if (snapshot === null) {
           // Not kept with the snapshots (their number is unbounded): remembered briefly, unless a change was

@@ -11,6 +11,7 @@ import { EvaluationMetrics } from './evaluation.metrics';
 import { HttpMetrics } from './http.metrics';
 import { MetricsController } from './metrics.controller';
 import { MetricsRegistry } from './metrics.registry';
+import { OtlpMetricsPush } from './otlp-metrics';
 
 @Global()
 @Module({})
@@ -19,7 +20,7 @@ export class MetricsModule {
     return {
       module: MetricsModule,
       controllers: config.enabled ? [MetricsController] : [],
-      providers: [MetricsRegistry, HttpMetrics, EvaluationMetrics, CacheMetrics, DatabasePoolMetrics],
+      providers: [MetricsRegistry, HttpMetrics, EvaluationMetrics, CacheMetrics, DatabasePoolMetrics, OtlpMetricsPush],
       exports: [MetricsRegistry, EvaluationMetrics, CacheMetrics],
     };
   }

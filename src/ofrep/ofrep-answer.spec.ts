@@ -1,7 +1,7 @@
 import { InvalidError, MalformedBodyError, NotFoundError, UnavailableError } from '../common/errors';
 import { GrpcCode } from '../common/grpc-status';
 import { namespaceTag } from '../evaluation/namespace-tag';
-import { bulkEtag, configurationAnswer, errorAnswer, etagMatches, failureItem, flagAnswer } from './ofrep-answer';
+import { bulkEtag, configurationAnswer, errorAnswer, etagMatches, eventStreamOf, failureItem, flagAnswer } from './ofrep-answer';
 
 const variant = (o: Partial<{ match: boolean; reason: 'MATCH' | 'DEFAULT' | 'UNKNOWN' | 'FLAG_DISABLED'; variantKey: string; variantAttachment: string; segmentKeys: string[] }>) =>
   flagAnswer({
@@ -97,6 +97,14 @@ describe('ETags', () => {
     ]).size).toBe(7);
   });
 
+  it('of an answer with a stream ticket, changes with the ticket (a client revalidating gets the fresh one)', () => {
+    const withTicket = (ticket: string) => bulkEtag('default', '1700000000000', { targetingKey: 'u', plan: 'pro' }, ticket);
+    expect(withTicket('a.b')).toMatch(/^"[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{16}"$/);
+    expect(withTicket('a.b').startsWith(tag.slice(0, -1))).toBe(true);
+    expect(withTicket('a.b')).toBe(withTicket('a.b'));
+    expect(withTicket('a.c')).not.toBe(withTicket('a.b'));
+  });
+
   it.each([
     [undefined, false],
     ['', false],
@@ -108,6 +116,13 @@ describe('ETags', () => {
     [tag.slice(1, -1), false],
   ])('If-None-Match %j → %s', (header, matches) => {
     expect(etagMatches(header, tag)).toBe(matches);
+  });
+});
+
+describe('eventStreamOf', () => {
+  it('names the stream under the proxy prefix, with the ticket in its query when there is one', () => {
+    expect(eventStreamOf('a b', '/flags/', 120).endpoint.requestUri).toBe('/flags/ofrep/v1/_stream/a%20b/events');
+    expect(eventStreamOf('prod', '', 60, 'x.y_-').endpoint.requestUri).toBe('/ofrep/v1/_stream/prod/events?ticket=x.y_-');
   });
 });
 

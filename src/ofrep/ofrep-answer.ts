@@ -17,6 +17,7 @@ import type { CacheConfig } from '../config/config.types';
 import type { FlagOutcome } from '../evaluation/evaluation.service';
 import { digest, namespaceTag } from '../evaluation/namespace-tag';
 import type { Reason } from '../wire';
+import { STREAM_TICKET_PARAM } from '../auth/stream-ticket.route';
 
 /** OFREP's reasons, for the core's. DEFAULT is not in OFREP's list; Flipt answers it, and so does Flagpole. */
 export const OFREP_REASONS = Object.freeze({
@@ -57,10 +58,15 @@ export interface OfrepEventStream {
   inactivityDelaySec: number;
 }
 
-/** The event stream of a namespace; `prefix` is the path a proxy serves Flagpole under ('' when none). */
-export function eventStreamOf(namespace: string, prefix: string, inactivityDelaySec: number): OfrepEventStream {
+/**
+ * The event stream of a namespace; `prefix` is the path a proxy serves Flagpole under ('' when none); `ticket` the
+ * stream ticket the URL carries for a caller whose EventSource cannot send its credential (docs/api.md "Stream
+ * tickets").
+ */
+export function eventStreamOf(namespace: string, prefix: string, inactivityDelaySec: number, ticket?: string): OfrepEventStream {
   const base = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
-  return { type: 'sse', endpoint: { requestUri: `${base}${ofrepStreamPath(namespace)}` }, inactivityDelaySec };
+  const query = ticket === undefined ? '' : `?${STREAM_TICKET_PARAM}=${encodeURIComponent(ticket)}`;
+  return { type: 'sse', endpoint: { requestUri: `${base}${ofrepStreamPath(namespace)}${query}` }, inactivityDelaySec };
 }
 
 export function ofrepStreamPath(namespace: string): string {
@@ -118,9 +124,12 @@ function errorDetails(status: number, message: string, key: string | undefined):
  * a new ETag. Without `targetingKey` the entity is random per request, so such answers can differ under one ETag:
  * the ETag then says "nothing the answer depends on has changed".
  */
-export function bulkEtag(namespace: string, version: string, context: Record<string, string>): string {
+export function bulkEtag(namespace: string, version: string, context: Record<string, string>, ticket?: string): string {
   const entries = Object.keys(context).sort().map((key) => [key, context[key]]);
-  return `"${namespaceTag(namespace, version)}.${digest(JSON.stringify(entries))}"`;
+  const tag = `${namespaceTag(namespace, version)}.${digest(JSON.stringify(entries))}`;
+  // An answer carrying a stream ticket changes with it: a client revalidating after its ticket's period gets the
+  // fresh one (a 304 would leave it reconnecting with the old, soon refused, URL).
+  return ticket === undefined ? `"${tag}"` : `"${tag}.${digest(ticket)}"`;
 }
 
 /** RFC 9110 If-None-Match: a list of tags, weak ones compared weakly, `*` matching any. */

@@ -11,7 +11,8 @@ import {
 } from './ofrep.dto';
 import { parseOfrepBulkRequest, parseOfrepRequest, requireNamespace } from './ofrep-request';
 import { type BulkAnswer, OfrepService } from './ofrep.service';
-import { AnyCredential, Excludable, NamespaceScoped, Needs } from '../auth/auth.decorators';
+import { AnyCredential, AUTHENTICATION, type AuthenticatedRequest, Excludable, NamespaceScoped, Needs } from '../auth/auth.decorators';
+import { AcceptsStreamTicket, STREAM_TICKET_PARAM } from '../auth/stream-ticket.route';
 import { requestNamespace } from '../auth/request-namespace';
 import { ChangeStreams } from '../evaluation/change-streams.service';
 import { STREAM_DOC, STREAM_EXAMPLE } from '../evaluation/event-stream-text';
@@ -119,7 +120,8 @@ export class OfrepController {
   private many(request: FastifyRequest, reply: FastifyReply): OfrepBulk | undefined | Promise<OfrepBulk | undefined> {
     const namespace = requireNamespace(requestNamespace(request, 'header'));
     const parsed = parseOfrepBulkRequest(request.body, this.ofrep.maxSelectedFlags);
-    const answer = this.ofrep.bulk(namespace, parsed, headerOf(request, 'if-none-match'), headerOf(request, 'x-forwarded-prefix') ?? '', heardTag(request));
+    const stream = { prefix: headerOf(request, 'x-forwarded-prefix') ?? '', authentication: (request as AuthenticatedRequest)[AUTHENTICATION] };
+    const answer = this.ofrep.bulk(namespace, parsed, headerOf(request, 'if-none-match'), stream, heardTag(request));
     const send = (a: BulkAnswer): OfrepBulk | undefined => {
       reply.header('etag', a.etag);
       if (a.body === undefined) reply.status(304);
@@ -131,8 +133,15 @@ export class OfrepController {
   @Get('_stream/:namespaceKey/events')
   @FastPath((c: OfrepController) => (request, reply) => c.streams.answer(request, reply, (request.params as { namespaceKey: string }).namespaceKey))
   @NamespaceScoped('namespaceKey')
+  @AcceptsStreamTicket()
   @ApiProduces('text/event-stream')
   @ApiParam({ name: 'namespaceKey', description: 'The namespace whose changes are streamed' })
+  @ApiQuery({
+    name: STREAM_TICKET_PARAM,
+    type: String,
+    required: false,
+    description: 'The stream ticket of the URL an authenticated bulk answer advertises: the credential, for clients that cannot send a header (a browser\'s EventSource). When given, it alone authenticates the request',
+  })
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'The id of the last event heard (EventSource sends it when it reconnects): an older one is answered with an event at once' })
   @ApiOkResponse({ description: STREAM_DOC, content: { 'text/event-stream': { schema: { type: 'string', example: STREAM_EXAMPLE } } } })
   @ApiResponse({ status: 404, type: OfrepBulkEvaluationFailure, description: 'The namespace does not exist' })

@@ -64,7 +64,7 @@ export class OfrepEvaluationFailure {
 class OfrepEventStreamEndpoint {
   @ApiProperty({
     example: '/ofrep/v1/_stream/default/events',
-    description: 'Path of the stream on the origin the client called (with the `X-Forwarded-Prefix` the request came through)',
+    description: 'Path of the stream on the origin the client called (with the `X-Forwarded-Prefix` the request came through); to an authenticated caller, with a `ticket` query parameter that opens the stream without a header (docs/api.md "Stream tickets")',
   })
   requestUri!: string;
 }

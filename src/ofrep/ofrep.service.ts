@@ -19,6 +19,14 @@ import {
 } from './ofrep-answer';
 import type { OfrepBulkRequest, OfrepRequest } from './ofrep-request';
 import { andThen, type MaybePromise } from '../common/maybe-async';
+import type { AuthenticationRecord } from '../auth/authentication.record';
+import { StreamTickets } from '../auth/stream-tickets.service';
+
+/** Where a bulk answer's event stream is: under the proxy's path prefix, and for whom (its stream ticket's holder). */
+export interface StreamOptions {
+  prefix?: string;
+  authentication?: AuthenticationRecord;
+}
 
 /** A bulk answer: its ETag, and its body unless the client's copy is current (304). */
 export interface BulkAnswer {
@@ -37,6 +45,7 @@ export class OfrepService {
   constructor(
     private readonly snapshots: SnapshotCache,
     private readonly evaluation: EvaluationService,
+    private readonly tickets: StreamTickets,
     @Inject(CONFIG) config: FlagpoleConfig,
   ) {
     this.maxSelectedFlags = config.limits.maxBatchRequests;
@@ -54,10 +63,11 @@ export class OfrepService {
   /**
    * Every flag Flipt's bulk answer lists (boolean flags, and variant flags that are enabled) in creation order, or
    * the selected keys in the order given; a flag that cannot be evaluated is a failure item of the list. The answer
-   * names the namespace's event stream, under `pathPrefix` (the proxy's `X-Forwarded-Prefix`).
+   * names the namespace's event stream, under the stream's `prefix` (the proxy's `X-Forwarded-Prefix`), with a stream
+   * ticket for the stream's `authentication` (the caller's, when it has a stored one).
    */
-  bulk(namespace: string, request: OfrepBulkRequest, ifNoneMatch: string | undefined, pathPrefix = '', heard?: string): BulkAnswer | Promise<BulkAnswer> {
-    return andThen(this.snapshotFor(namespace, heard), (snapshot) => this.bulkOf(snapshot, namespace, request, ifNoneMatch, pathPrefix));
+  bulk(namespace: string, request: OfrepBulkRequest, ifNoneMatch: string | undefined, stream: StreamOptions = {}, heard?: string): BulkAnswer | Promise<BulkAnswer> {
+    return andThen(this.snapshotFor(namespace, heard), (snapshot) => this.bulkOf(snapshot, namespace, request, ifNoneMatch, stream));
   }
 
   /**
@@ -71,15 +81,17 @@ export class OfrepService {
     return this.snapshots.confirm(namespace);
   }
 
-  private bulkOf(snapshot: Snapshot, namespace: string, request: OfrepBulkRequest, ifNoneMatch: string | undefined, pathPrefix: string): BulkAnswer {
+  private bulkOf(snapshot: Snapshot, namespace: string, request: OfrepBulkRequest, ifNoneMatch: string | undefined, stream: StreamOptions): BulkAnswer {
+    // A namespace that does not exist (no version) has no stream to follow.
+    const inactivity = snapshot.version === '' ? null : this.streamInactivitySec;
+    const ticket = inactivity === null ? undefined : this.tickets.issue(stream.authentication, namespace);
     // The snapshot only changes between turns of the event loop: the ETag and the answer are of the same version.
-    const etag = bulkEtag(namespace, snapshot.version, request.context);
+    const etag = bulkEtag(namespace, snapshot.version, request.context, ticket);
     if (etagMatches(ifNoneMatch, etag)) return { etag };
     const keys = request.flags ?? listedByDefault(snapshot);
     const flags = keys.map((flagKey) => this.item(snapshot, { flagKey, entityId: request.entityId, context: request.context }));
-    // A namespace that does not exist (no version) has no stream to follow.
-    const inactivity = snapshot.version === '' ? null : this.streamInactivitySec;
-    return { etag, body: inactivity === null ? { flags } : { flags, eventStreams: [eventStreamOf(namespace, pathPrefix, inactivity)] } };
+    if (inactivity === null) return { etag, body: { flags } };
+    return { etag, body: { flags, eventStreams: [eventStreamOf(namespace, stream.prefix ?? '', inactivity, ticket)] } };
   }
 
   private item(snapshot: Snapshot, input: EvaluationInput): OfrepFlag | OfrepFailure {

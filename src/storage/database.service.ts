@@ -5,7 +5,7 @@
  * and announces it once the transaction has committed. The queries themselves live in the features' repositories
  * (`*.repository.ts`) and, for evaluation state, evaluation-source.ts.
  */
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DeadlockException, EntityManager, LockWaitTimeoutException, MikroORM } from '@mikro-orm/core';
 import { ReadOnlyError } from '../common/errors';
 import type { EntityManager as SqlEntityManager, Knex } from '@mikro-orm/knex';
@@ -17,6 +17,7 @@ import { loadFlags, loadSegments, versionOfRow } from './evaluation-source';
 import { DATABASE_SETTINGS } from './migration-runner';
 import { Changes, type NamespaceChange } from './changes';
 import type { DatabaseSettings } from './orm-options';
+import { Tracing } from '../tracing/tracing';
 
 /**
  * The namespace a write changes, and which of its flags or segments the write creates, changes or deletes: those
@@ -58,14 +59,17 @@ export class Database {
   private readonly rowLocks: boolean;
   private readonly sqlite: boolean;
   private readonly writeLockFirst: string | undefined;
+  private readonly dialect: string;
   private readOnly = false;
 
   constructor(
     private readonly orm: MikroORM,
     private readonly changes: Changes,
     @Inject(DATABASE_SETTINGS) settings: DatabaseSettings,
+    @Optional() private readonly tracing: Tracing = Tracing.OFF,
   ) {
     const dialect = dialectOf(settings.url);
+    this.dialect = dialect.name;
     this.rowLocks = dialect.rowLocks !== false;
     this.sqlite = dialect.name === 'sqlite';
     this.writeLockFirst = dialect.writeLockFirst;
@@ -90,12 +94,26 @@ export class Database {
    */
   async write<T>(scope: string | WriteScope | null, work: (em: EntityManager, namespace: Namespace | null) => Promise<T>): Promise<T> {
     if (this.readOnly && scope !== null) throw new ReadOnlyError();
-    return this.transact(scope, work);
+    return this.traced(scope, () => this.transact(scope, work));
   }
 
   /** A write of the flag state's source (declarative storage mirroring its files): allowed when read-only. */
   writeFromSource<T>(scope: string | WriteScope, work: (em: EntityManager, namespace: Namespace | null) => Promise<T>): Promise<T> {
-    return this.transact(scope, work);
+    return this.traced(scope, () => this.transact(scope, work));
+  }
+
+  /**
+   * With tracing on, a write is a span (what it names) around the span of its database work, the transaction (its
+   * retries included); the announcement of its delta follows the transaction inside the write's span.
+   */
+  private traced<T>(scope: string | WriteScope | null, write: () => Promise<T>): Promise<T> {
+    if (!this.tracing.on) return write();
+    const target = typeof scope === 'string' ? { namespace: scope } : scope;
+    const names: Record<string, string> = {};
+    if (target) names['flipt.namespace'] = target.namespace;
+    if (target?.flag !== undefined) names['flipt.flag'] = target.flag;
+    if (target?.segment !== undefined) names['flipt.segment'] = target.segment;
+    return this.tracing.inSpan('flagpole.write', names, write);
   }
 
   private async transact<T>(scope: string | WriteScope | null, work: (em: EntityManager, namespace: Namespace | null) => Promise<T>): Promise<T> {
@@ -103,7 +121,7 @@ export class Database {
     for (let attempt = 1; ; attempt++) {
       try {
         let change: NamespaceChange | undefined;
-        const result = await this.orm.em.fork({ clear: true }).transactional(async (em) => {
+        const transaction = () => this.orm.em.fork({ clear: true }).transactional(async (em) => {
           if (this.writeLockFirst) await transactionKnex(em).raw(this.writeLockFirst);
           // The namespace row is locked first: writes to one namespace queue up instead of deadlocking on it
           // (MySQL takes shared locks on it for every foreign-key check).
@@ -113,6 +131,7 @@ export class Database {
           if (target && locked && !target.whole) change = await readChange(em, target, locked.from, locked.to);
           return value;
         });
+        const result = await (this.tracing.on ? this.tracing.inSpan('db.transaction', { 'db.system.name': this.dialect, 'db.operation.name': 'transaction', 'flagpole.write.attempt': attempt }, transaction) : transaction());
         if (target !== null) this.changes.publish('namespace', target.namespace, change);
         return result;
       } catch (e) {

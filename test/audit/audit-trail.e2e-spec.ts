@@ -84,7 +84,7 @@ describe('stored audit trail (authentication required, static tokens)', () => {
     expect(created).toEqual({
       id: UUID_V7, version: '0.2', type: 'flag', action: 'created', status: 'success', timestamp: TIMESTAMP,
       metadata: { actor: expect.objectContaining({ authentication: 'token', name: ADMIN_NAME }) },
-      payload: state('First'), before: null,
+      payload: state('First'), before: null, flagKey: 'banner',
     });
     expect({ payload: first.payload, before: first.before }).toEqual({ payload: state('Second'), before: state('First') });
     expect({ payload: second.payload, before: second.before }).toEqual({ payload: state('Third', true), before: state('Second') });

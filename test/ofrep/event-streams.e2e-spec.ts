@@ -6,7 +6,7 @@
 import { BOOTSTRAP, bearer, createToken, sleep, TOKEN_REQUIRED } from '../auth/support';
 import { buildNamespace, nsPath, ok, type FlagSpec } from '../evaluation/fixtures';
 import { client, type RunningFlagpole, startFlagpole } from '../support/flagpole';
-import { openSse, type SseConnection } from '../support/sse';
+import { openSse, streamsClosedAfterEach } from '../support/sse';
 
 jest.setTimeout(60_000);
 
@@ -24,17 +24,6 @@ const setEnabled = async (api: ReturnType<typeof client>, ns: string, enabled: b
 function refetchOf(event: { event: string; data: string }): { type: string; etag?: string } {
   expect(event.event).toBe('message');
   return JSON.parse(event.data) as { type: string; etag?: string };
-}
-
-/** Opens streams on the server at `base()`; each test's streams are closed after it. */
-function streamsClosedAfterEach(base: () => string) {
-  const open: SseConnection[] = [];
-  afterEach(() => open.splice(0).forEach((c) => c.close()));
-  return async (path: string, headers: Record<string, string> = {}) => {
-    const c = await openSse(base() + path, headers);
-    open.push(c);
-    return c;
-  };
 }
 
 describe('event streams, authentication off', () => {

@@ -4,16 +4,17 @@
  * `/ofrep/v1/_stream/{ns}/events`, the provider opens it with the browser's own EventSource and refetches the bulk on
  * each `refetchEvaluation` event. Checked here: with polling off, every write through the REST API reaches the page's
  * evaluations, which only the stream can bring (the delays are printed); a stream the connection's far end closes is
- * resumed with Last-Event-ID and the write missed meanwhile still arrives; with authentication required (EventSource cannot send the provider's Authorization header)
- * the stream is refused and the provider falls back to polling.
+ * resumed with Last-Event-ID and the write missed meanwhile still arrives; with authentication required, from a page on
+ * another origin, the stream is opened with the stream ticket the bulk answer's URL carries (EventSource cannot send
+ * the provider's Authorization header), and a flip reaches the page through it rather than by polling.
  */
 import { createServer, request, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
-import { bearer, BOOTSTRAP, eventually, sleep, TOKEN_REQUIRED } from '../auth/support';
+import { bearer, BOOTSTRAP, createToken, eventually, sleep, TOKEN_REQUIRED } from '../auth/support';
 import { buildNamespace, nsPath, ok, type Api, type Built, type FlagSpec } from '../evaluation/fixtures';
 import { client, type RunningFlagpole, startFlagpole } from '../support/flagpole';
 import { browserDescribe, launchBrowser } from '../ui/support/browser';
-import { harness, openHarness } from './web-provider-page';
+import { harness, openHarness, serveHarness } from './web-provider-page';
 
 jest.setTimeout(60_000);
 
@@ -77,8 +78,8 @@ async function delayUntil(page: Page, type: 'Boolean' | 'String', key: string, e
   return Date.now() - since;
 }
 
-async function openStreams(base: string): Promise<number> {
-  const text = (await client(base).get('/metrics')).text;
+async function openStreams(base: string, token?: string): Promise<number> {
+  const text = (await client(base, token ? bearer(token) : {}).get('/metrics')).text;
   return Number(/^flagpole_event_streams (\d+)$/m.exec(text)?.[1] ?? NaN);
 }
 
@@ -275,33 +276,57 @@ browserDescribe('OFREP web provider in Chromium: live updates through the event 
     });
   });
 
-  describe('authentication required (static token in the provider’s headers)', () => {
+  describe('authentication required, page on another origin (static token in the provider’s headers)', () => {
     let fp: RunningFlagpole;
     let api: Api;
+    let app: Awaited<ReturnType<typeof serveHarness>>;
 
     beforeAll(async () => {
-      fp = await startFlagpole(TOKEN_REQUIRED);
+      [fp, app] = await Promise.all([startFlagpole({ ...TOKEN_REQUIRED, FLAGPOLE_CORS_ENABLED: 'true' }), serveHarness()]);
       api = client(fp.url, bearer(BOOTSTRAP));
       await buildNamespace(api, { key: 'secure', flags });
     });
-    afterAll(() => fp?.close());
+    afterAll(() => Promise.all([fp?.close(), app?.close()]));
 
-    // EventSource sends no Authorization header, so the stream is refused; the provider must not break but poll.
-    it('the EventSource is refused (401) and the provider falls back to polling: changes still arrive', async () => {
-      const { page, seen } = await openPage(browser, fp.url);
+    // EventSource cannot send the provider's Authorization header: the stream URL of the bulk answer carries a stream
+    // ticket instead (docs/api.md "Stream tickets"), so the page streams rather than polls.
+    it('the EventSource opens the ticketed stream URL, and a flip reaches the page through it, not by a poll', async () => {
+      const { clientToken } = await createToken(api);
+      const page = await (await browser.newContext()).newPage();
+      const seen: Seen[] = [];
+      page.on('response', async (res) => {
+        const url = new URL(res.url());
+        if (url.origin !== fp.url || !url.pathname.startsWith('/ofrep/')) return;
+        const req = await res.request().allHeaders();
+        seen.push({ method: res.request().method(), path: url.pathname, query: url.search, status: res.status(), ifNoneMatch: req['if-none-match'] });
+      });
+      await page.goto(app.url);
+      await page.waitForFunction(() => (globalThis as any).ofrepReady === true);
+      expect(new URL(page.url()).origin).not.toBe(fp.url);
       const h = harness(page);
-      const headers = [['Authorization', `Bearer ${BOOTSTRAP}`], ['X-Flipt-Namespace', 'secure']];
-      expect(await h.start({ headers, pollInterval: 300 }, { targetingKey: 'u1' })).toEqual({ ok: true });
+      // pollInterval left at its default (0): polling off.
+      const headers = [['Authorization', `Bearer ${clientToken}`], ['X-Flipt-Namespace', 'secure']];
+      expect(await h.start({ baseUrl: fp.url, headers }, { targetingKey: 'u1' })).toEqual({ ok: true });
       expect(await h.details('Boolean', 'switch', false)).toMatchObject({ value: true, reason: 'DEFAULT' });
-      const refused = { method: 'GET', path: `${STREAM_PREFIX}secure/events`, query: '', status: 401, ifNoneMatch: undefined };
-      await eventually(() => expect(seen).toContainEqual(refused), 5000);
-      // Polling took over: revalidations with the ETag, answered 304 while nothing changes.
-      await eventually(() => expect(seen.filter((s) => s.path === BULK && s.status === 304).length).toBeGreaterThanOrEqual(2), 5000);
+
+      // The stream was opened with the ticket and accepted, and the server holds it open.
+      const ticketed = { method: 'GET', path: `${STREAM_PREFIX}secure/events`, query: expect.stringMatching(/^\?ticket=[\w.-]+$/), status: 200, ifNoneMatch: undefined };
+      await eventually(() => expect(seen.filter((s) => s.path.startsWith(STREAM_PREFIX))).toEqual([ticketed]), 5000);
+      await eventually(async () => expect(await openStreams(fp.url, clientToken)).toBe(1), 5000);
+      const bulkBefore = seen.filter((s) => s.path === BULK && s.method === 'POST').length;
+      expect(bulkBefore).toBe(1);
 
       await setSwitch(api, 'secure', false);
       const since = Date.now();
       const delay = await delayUntil(page, 'Boolean', 'switch', false, since);
-      console.log(`polling fallback (pollInterval 300 ms) → page delay: ${delay} ms`);
+      console.log(`cross-origin, authenticated: stream (ticket) → page delay: ${delay} ms`);
+      // Between the flip and the update, the one bulk request was the refetch the stream's event asked for (it names
+      // the event's ETag): nothing polled, and the stream was never refused or reopened.
+      await eventually(() => expect(seen.filter((s) => s.path === BULK && s.method === 'POST').length).toBe(bulkBefore + 1), 5000);
+      const after = seen.filter((s) => s.path === BULK && s.method === 'POST').slice(bulkBefore);
+      expect(after).toEqual([expect.objectContaining({ status: 200, query: expect.stringMatching(/^\?flagConfigEtag=[A-Za-z0-9_-]+$/) })]);
+      expect(seen.filter((s) => s.path.startsWith(STREAM_PREFIX))).toEqual([ticketed]);
+      expect(await openStreams(fp.url, clientToken)).toBe(1);
       expect(await h.status()).toBe('READY');
       expect(await h.errors()).toEqual([]);
       expect(await h.changes()).toContainEqual(['switch']);

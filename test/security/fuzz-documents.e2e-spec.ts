@@ -377,17 +377,30 @@ describe('fuzzing the audit trail\'s filters (fast-check)', () => {
   }, FUZZ_TIMEOUT);
 });
 
+/** A `ticket` query: the real one, repeated, cut, with hostile text around it or instead of it. */
+const ticketQuery = fc.oneof(
+  fc.constant('?ticket=$ticket'),
+  fc.constant('?ticket=$ticket&ticket=$ticket'),
+  fc.constant('?ticket[]=$ticket'),
+  hostileQueryValue.map((v) => `?ticket=$ticket${v}`),
+  hostileQueryValue.map((v) => `?ticket=${v}.$ticket`),
+  hostileQueryValue.map((v) => `?ticket=${v}`),
+);
+
 describe('fuzzing OFREP and the event streams (fast-check)', () => {
   let etag = '';
   let position = '0';
+  /** The stream ticket the bulk answer advertised (docs/api.md "Stream tickets"), whole or cut and mangled below. */
+  let ticket = '';
   const withTags = (text: string) => text.split('$etag').join(etag).split('$position').join(position)
-    .split('$future').join(String(BigInt(position) + 1_000_000_000n));
+    .split('$future').join(String(BigInt(position) + 1_000_000_000n)).split('$ticket').join(ticket);
 
   beforeAll(async () => {
     if (!(await fixtureIntact(admin, fixture))) fixture = await seedFixture(admin, fixture);
     const bulk = await admin.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: 'u1' } }, { 'x-flipt-namespace': 'default' });
     expect(bulk.status).toBe(200);
     etag = bulk.headers.get('etag')!;
+    ticket = new URL(bulk.body.eventStreams[0].endpoint.requestUri, fp.url).searchParams.get('ticket')!;
     const stream = await send('GET', '/ofrep/v1/_stream/default/events', adminHeaders);
     position = /^id: ?(\d+)/m.exec(stream.text)?.[1] ?? '0';
     before = await storedRows(fp);
@@ -435,13 +448,13 @@ describe('fuzzing OFREP and the event streams (fast-check)', () => {
             },
             { requiredKeys: [] },
           ),
-          query: fc.oneof({ arbitrary: fc.constant(''), weight: 3 }, { arbitrary: hostileQuery, weight: 1 }),
+          query: fc.oneof({ arbitrary: fc.constant(''), weight: 3 }, { arbitrary: hostileQuery, weight: 1 }, { arbitrary: ticketQuery, weight: 2 }),
           credential: fc.constantFrom('admin', 'admin', 'admin', 'admin', 'none', 'garbage'),
         }),
         async ({ route, ns, headers, query, credential }) => {
           const auth = credential === 'admin' ? adminHeaders : credential === 'garbage' ? { authorization: 'Bearer nope' } : {};
           const sentHeaders = Object.fromEntries(Object.entries({ ...auth, ...headers }).map(([k, v]) => [k, withTags(v)]));
-          const sent = await send('GET', routes[route](ns) + query, sentHeaders);
+          const sent = await send('GET', routes[route](ns) + withTags(query), sentHeaders);
           await settle(sent);
           // `.` and `..` segments are resolved by the client, an empty one by the router (duplicate slashes): another
           // route answered.

@@ -30,6 +30,7 @@ const SQLITE_ONLY = [
   'test/ofrep/event-streams.e2e-spec.ts',
   'test/ofrep/ofrep-clients.e2e-spec.ts',
   'test/ofrep/ofrep.e2e-spec.ts',
+  'test/ofrep/stream-tickets.e2e-spec.ts',
   // declarative storage reads files, not the database
   'test/flags-as-code/git-storage.e2e-spec.ts',
   'test/flags-as-code/local-storage.e2e-spec.ts',
@@ -37,11 +38,14 @@ const SQLITE_ONLY = [
   'test/flags-as-code/import-reading-thread.e2e-spec.ts',
   // audit delivery to webhooks and templates (the stored trail, test/audit/audit-trail, stays on every dialect)
   'test/audit/audit-sinks.e2e-spec.ts',
+  // the Redis Cluster link: the cache and change broadcast over a cluster, the same on every database
+  'test/scale/redis-cluster.e2e-spec.ts',
   // transport, limits, headers and operations
   'test/ops/kubernetes-manifests.e2e-spec.ts',
   'test/ops/logging.e2e-spec.ts',
   'test/ops/meta.e2e-spec.ts',
   'test/ops/metrics-scrape.e2e-spec.ts',
+  'test/ops/metrics-otlp.e2e-spec.ts',
   'test/ops/metrics.e2e-spec.ts',
   'test/security/cors.e2e-spec.ts',
   'test/security/csrf-paths.e2e-spec.ts',
@@ -51,6 +55,9 @@ const SQLITE_ONLY = [
   'test/security/response-headers.e2e-spec.ts',
   'test/security/transport.e2e-spec.ts',
   'test/swagger.e2e-spec.ts',
+  // tracing: spans and their delivery above storage (the writes they wrap are tested on every dialect)
+  'test/tracing/tracing-delivery.e2e-spec.ts',
+  'test/tracing/tracing-otlp.e2e-spec.ts',
   // the OpenAPI document is built from the routes' DTOs, the same on every database
   'test/ui/api-types.e2e-spec.ts',
 ];

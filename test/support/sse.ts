@@ -139,3 +139,14 @@ function until(done: () => boolean, timeoutMs: number, waiters: Array<() => void
     check();
   });
 }
+
+/** Opens streams on the server at `base()`; each test's streams are closed after it. */
+export function streamsClosedAfterEach(base: () => string) {
+  const open: SseConnection[] = [];
+  afterEach(() => open.splice(0).forEach((c) => c.close()));
+  return async (path: string, headers: Record<string, string> = {}) => {
+    const c = await openSse(base() + path, headers);
+    open.push(c);
+    return c;
+  };
+}

@@ -14,6 +14,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { eventBytes, type AuditEvent } from '../audit-event';
 import { DeliveryQueue, Undeliverable } from '../delivery-queue';
+import { Tracing } from '../../tracing/tracing';
 import type { AuditSink } from './audit-sink';
 import { renderTemplate } from './webhook-template';
 
@@ -48,13 +49,16 @@ export class WebhookSink implements AuditSink {
   constructor(
     readonly name: string,
     private readonly target: WebhookTarget,
-    options: { maxBackoffMs: number; capacity: number; maxBytes: number },
+    options: { maxBackoffMs: number; capacity: number; maxBytes: number; tracing?: Tracing },
     report: SinkReporter,
   ) {
     this.url = new URL(target.url);
     this.agent = this.url.protocol === 'https:' ? new HttpsAgent({ keepAlive: true, maxSockets: 1 }) : new HttpAgent({ keepAlive: true, maxSockets: 1 });
     this.queue = new DeliveryQueue<AuditEvent>({
-      send: ([event]) => this.post(event),
+      // Each try is a span of its own (a child of the write's request while it is current): the receiver's host,
+      // never its URL, whose query may carry a key.
+      send: ([event]) =>
+        (options.tracing ?? Tracing.OFF).inSpan('audit.delivery', { 'flagpole.audit.sink': name, 'flagpole.audit.event': `${event.type}:${event.action}`, 'server.address': this.url.hostname }, () => this.post(event)),
       capacity: options.capacity,
       maxBytes: options.maxBytes,
       weigh: eventBytes,

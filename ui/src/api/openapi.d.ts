@@ -1534,7 +1534,7 @@ export interface components {
         };
         OfrepEventStreamEndpoint: {
             /**
-             * @description Path of the stream on the origin the client called (with the `X-Forwarded-Prefix` the request came through)
+             * @description Path of the stream on the origin the client called (with the `X-Forwarded-Prefix` the request came through); to an authenticated caller, with a `ticket` query parameter that opens the stream without a header (docs/api.md "Stream tickets")
              * @example /ofrep/v1/_stream/default/events
              */
             requestUri: string;
@@ -4036,7 +4036,10 @@ export interface operations {
     };
     OfrepController_events: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The stream ticket of the URL an authenticated bulk answer advertises: the credential, for clients that cannot send a header (a browser's EventSource). When given, it alone authenticates the request */
+                ticket?: string;
+            };
             header?: {
                 /** @description Namespace, as X-Flipt-Namespace; both sent must agree */
                 "X-Flagpole-Namespace"?: string;
