@@ -5,7 +5,7 @@
  * read as Flipt's do. The evaluation service calls it only when `on` (one boolean check per evaluation when off).
  */
 import { Injectable } from '@nestjs/common';
-import type { Attributes } from '@opentelemetry/api';
+import type { Attributes, Context } from '@opentelemetry/api';
 import type { BooleanOutcome, EvaluationInput, Snapshot, VariantOutcome } from '../core';
 import { REASON_NAMES, type Reason } from '../wire';
 import { Tracing } from './tracing';
@@ -26,7 +26,9 @@ export class EvaluationSpans {
 
   /** `start`: when the evaluation began (performance.now()), if it was measured. */
   variant(snapshot: Snapshot, req: EvaluationInput, o: VariantOutcome, requestId: string, start?: number): void {
-    this.record(snapshot, req, requestId, start, {
+    const parent = this.tracing.active();
+    if (!this.tracing.records(parent)) return;
+    this.record(parent, snapshot, req, requestId, start, {
       'feature_flag.result.variant': o.variantKey,
       'feature_flag.result.reason': OTEL_REASONS[o.reason],
       'flipt.match': o.match,
@@ -37,7 +39,9 @@ export class EvaluationSpans {
   }
 
   boolean(snapshot: Snapshot, req: EvaluationInput, o: BooleanOutcome, requestId: string, start?: number): void {
-    this.record(snapshot, req, requestId, start, {
+    const parent = this.tracing.active();
+    if (!this.tracing.records(parent)) return;
+    this.record(parent, snapshot, req, requestId, start, {
       'feature_flag.result.variant': String(o.enabled),
       'feature_flag.result.value': o.enabled,
       'feature_flag.result.reason': OTEL_REASONS[o.reason],
@@ -47,8 +51,9 @@ export class EvaluationSpans {
     });
   }
 
-  private record(snapshot: Snapshot, req: EvaluationInput, requestId: string, start: number | undefined, result: Attributes): void {
-    const span = this.tracing.start(EVALUATION_SPAN, this.tracing.active(), {
+  /** `parent`: the request's span, recorded (a child of a span sampled out is not built at all). */
+  private record(parent: Context, snapshot: Snapshot, req: EvaluationInput, requestId: string, start: number | undefined, result: Attributes): void {
+    const span = this.tracing.start(EVALUATION_SPAN, parent, {
       'feature_flag.key': req.flagKey,
       'feature_flag.provider.name': PROVIDER_NAME,
       // The name the conventions used until 1.33, which Flipt's traces and many dashboards still read.

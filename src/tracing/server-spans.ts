@@ -17,22 +17,26 @@ export function registerServerSpans(fastify: FastifyInstance, tracing: Tracing):
   if (!tracing.on) return;
   fastify.addHook('onRequest', (request, _reply, done) => {
     const route = request.routeOptions.url;
-    const query = request.url.indexOf('?');
-    const userAgent = request.headers['user-agent'];
-    (request as Traced)[SPAN] = tracing.start(
+    const span = tracing.start(
       route === undefined ? request.method : `${request.method} ${route}`,
       tracing.incoming(request.headers),
-      {
-        'http.request.method': request.method,
+      { 'http.request.method': request.method },
+      SpanKind.SERVER,
+    );
+    (request as Traced)[SPAN] = span;
+    // The sampler decides on the trace id alone: the rest is read only for a span that is recorded.
+    if (span.isRecording()) {
+      const query = request.url.indexOf('?');
+      const userAgent = request.headers['user-agent'];
+      span.setAttributes({
         'url.path': query === -1 ? request.url : request.url.slice(0, query),
         'url.scheme': request.protocol,
         'network.protocol.version': request.raw.httpVersion,
         'client.address': request.ip,
         ...(route === undefined ? {} : { 'http.route': route }),
         ...(userAgent === undefined ? {} : { 'user_agent.original': userAgent }),
-      },
-      SpanKind.SERVER,
-    );
+      });
+    }
     done();
   });
   // The last hook before the handler: the handler (and all it awaits) runs with the request's span current.

@@ -68,10 +68,20 @@ export class Tracing {
     return this.current?.getStore() ?? ROOT_CONTEXT;
   }
 
+  /**
+   * Whether a child of `parent` would be recorded. Sampling is by trace id, so the child of a span sampled out is
+   * sampled out too: its attributes need not be built, nor its span started (at ratio 0.01, 99 requests in 100).
+   */
+  records(parent: Context): boolean {
+    return trace.getSpan(parent)?.isRecording() ?? true;
+  }
+
   /** Runs `work` inside a span of its own, a child of the current one, ended when the work settles. */
   inSpan<T>(name: string, attributes: Attributes, work: () => Promise<T>): Promise<T> {
     if (!this.on) return work();
-    const span = this.start(name, this.active(), attributes);
+    const parent = this.active();
+    if (!this.records(parent)) return work();
+    const span = this.start(name, parent, attributes);
     return this.within(span, work).then(
       (value) => {
         span.end();
