@@ -39,6 +39,7 @@ export class SnapshotController {
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'The id of the last event heard: an older one is answered with an event at once' })
   @ApiOkResponse({ description: STREAM_DOC, content: { 'text/event-stream': { schema: { type: 'string', example: STREAM_EXAMPLE } } } })
   @ApiResponse({ status: 404, description: 'The namespace does not exist' })
+  @ApiResponse({ status: 429, description: 'The credential (or, without one, the address) already holds `limits.max_event_streams_per_credential` streams; Retry-After says when to try again' })
   @ApiResponse({ status: 503, description: '`limits.max_event_streams` are open on this instance; Retry-After says when to try again' })
   stream(@Req() request: FastifyRequest, @Param('key') key: string, @Res() reply: FastifyReply): Promise<FastifyReply> {
     return this.streams.answer(request, reply, key);

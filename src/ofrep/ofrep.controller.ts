@@ -145,6 +145,7 @@ export class OfrepController {
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'The id of the last event heard (EventSource sends it when it reconnects): an older one is answered with an event at once' })
   @ApiOkResponse({ description: STREAM_DOC, content: { 'text/event-stream': { schema: { type: 'string', example: STREAM_EXAMPLE } } } })
   @ApiResponse({ status: 404, type: OfrepBulkEvaluationFailure, description: 'The namespace does not exist' })
+  @ApiResponse({ status: 429, type: OfrepBulkEvaluationFailure, description: 'GENERAL: the credential (or, without one, the address) already holds `limits.max_event_streams_per_credential` streams; Retry-After says when to try again' })
   @ApiResponse({ status: 503, type: OfrepBulkEvaluationFailure, description: 'GENERAL: `limits.max_event_streams` are open on this instance; Retry-After says when to try again' })
   events(@Req() request: FastifyRequest, @Param('namespaceKey') namespace: string, @Res() reply: FastifyReply): Promise<FastifyReply> {
     return this.streams.answer(request, reply, namespace);

@@ -3835,6 +3835,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The credential (or, without one, the address) already holds `limits.max_event_streams_per_credential` streams; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description `limits.max_event_streams` are open on this instance; Retry-After says when to try again */
             503: {
                 headers: {
@@ -4081,6 +4088,15 @@ export interface operations {
             };
             /** @description The namespace does not exist */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["OfrepBulkEvaluationFailure"];
+                };
+            };
+            /** @description GENERAL: the credential (or, without one, the address) already holds `limits.max_event_streams_per_credential` streams; Retry-After says when to try again */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
