@@ -7,7 +7,8 @@
 // With tracing (BENCH_TRACING=0 leaves them out), two more processes, authentication off and `tracing.enabled` at
 // sampling ratios 1 and 0.01, exporting OTLP/HTTP to a loopback receiver that discards what it gets
 // (bench/audit-receiver.js): measured on the boolean and variant cases beside `auth off`, which is tracing off, so the
-// CPU per request shows what tracing costs (and that off costs nothing: compare `auth off` with earlier runs).
+// CPU per request shows what tracing costs (and that off costs nothing: compare `auth off` with earlier runs). One
+// more, `analytics` (BENCH_ANALYTICS=0 leaves it out): authentication off with `analytics.enabled`, measured the same way.
 // The 50-flag batch and the OFREP cases are measured with authentication off only (what authentication adds is the
 // request's, which the boolean and variant rows measure). Prints req/s and latency for boolean, variant, a 50-flag
 // batch, OFREP's single evaluation (the variant flag) and bulk evaluation (the namespace's 100 flags for one context;
@@ -22,7 +23,7 @@
 // either way, and a fixed-rate run's p99 is at the mercy of one garbage collection: each measurement is repeated
 // BENCH_ROUNDS times (default 3), Flagpole and bare alternating, and the table shows the medians, each round's ratio,
 // and each server's CPU time per request (from /proc, on Linux).
-// BENCH_CASES=variant,ofrep measures only the cases named; BENCH_STREAMS=0 skips the event streams (bench/streams.js),
+// BENCH_FIXED=0 leaves out the fixed-rate runs (CPU per request and full speed only). BENCH_CASES=variant,ofrep measures only the cases named; BENCH_STREAMS=0 skips the event streams (bench/streams.js),
 // BENCH_AUDIT=0 the audit trail's cost to writes (bench/audit.js), BENCH_DECLARATIVE=0 the start and reload of
 // 10,000 flags served from files (bench/declarative.js).
 // BENCH_DB_URL runs Flagpole (auth off) on another (empty) database instead, e.g.
@@ -187,6 +188,10 @@ async function load(server, c, extra = {}) {
   };
 }
 
+/** Each round's CPU per request of `runs` ÷ that of `against` in the same round; null when either is unknown. */
+const pairedCpu = (runs, against) =>
+  against && runs.every((x, i) => x.cpu !== null && against[i]?.cpu) ? runs.map((x, i) => x.cpu / against[i].cpu) : null;
+
 const median = (xs) => {
   const sorted = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -200,8 +205,12 @@ const median = (xs) => {
 async function measure(servers, c) {
   const runs = Object.fromEntries(servers.map((s) => [s.name, { load: [], fixed: [], steady: [] }]));
   for (const s of servers) await run(s.url, c.path, c.body, { duration: WARMUP }, { ...s.headers, ...c.headers });
-  for (let r = 0; r < ROUNDS; r++) for (const s of servers) runs[s.name].load.push(await load(s, c));
-  const fixedRate = !c.fullSpeedOnly;
+  // Odd rounds run the servers in the reverse order, so that no server always runs first (or right after another):
+  // what the order does to a round (the load generator warming up, the machine's other work) falls on both sides.
+  const inOrder = (r) => (r % 2 === 0 ? servers : [...servers].reverse());
+  for (let r = 0; r < ROUNDS; r++) for (const s of inOrder(r)) runs[s.name].load.push(await load(s, c));
+  // BENCH_FIXED=0 measures at full speed only (CPU per request), leaving out the fixed-rate runs.
+  const fixedRate = !c.fullSpeedOnly && process.env.BENCH_FIXED !== '0';
   if (fixedRate) {
     for (let r = 0; r < ROUNDS; r++) for (const s of servers) runs[s.name].fixed.push(await load(s, c, { overallRate: 1000 }));
     for (let r = 0; r < ROUNDS; r++)
@@ -232,6 +241,10 @@ async function measure(servers, c) {
       errors: [...l, ...f, ...st].reduce((a, x) => a + x.errors, 0),
       // Each round's req/s against the bare server's in the same round.
       ratios: l.map((x, i) => x.rps / runs.bare.load[i].rps),
+      // Each round's CPU per request against bare's, and against `auth off`'s, in the same round (paired rounds: the
+      // load on the machine moves both sides of a pair alike).
+      cpuRatios: pairedCpu(l, runs.bare?.load),
+      cpuOverOff: name === 'auth off' || name === 'bare' ? null : pairedCpu(l, runs['auth off']?.load),
     };
   };
   return servers.map((s) => summary(s.name));
@@ -300,12 +313,27 @@ function tracingModes(dir, port) {
   }));
 }
 
+/**
+ * The analytics mode: authentication off, `analytics.enabled` (evaluations counted in memory, flushed to its SQLite
+ * file every 10 s), measured beside `auth off` on the cases the tracing modes run, so the CPU per request shows what
+ * counting costs. Reported in the tracing modes' place in the table.
+ */
+function analyticsModes(dir) {
+  return [{ name: 'analytics', env: { FLAGPOLE_DB_URL: `file:${join(dir, 'bench-analytics.db')}`, FLAGPOLE_ANALYTICS_ENABLED: 'true' }, headers: {}, tracing: true }];
+}
+
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'flagpole-bench-'));
   // BENCH_AUTHZ=0 leaves out the authorization mode, BENCH_TRACING=0 the tracing modes.
   const spanReceiver = process.env.BENCH_TRACING !== '0' ? await startSpanReceiver() : null;
-  const modes = [...(await authModes(dir, { authorization: process.env.BENCH_AUTHZ !== '0' })), ...(spanReceiver ? tracingModes(dir, spanReceiver.port) : [])];
-  // Below the Flagpole processes' ports (18080, 18082, …: six with every mode).
+  // BENCH_ANALYTICS=0 leaves out the analytics mode. BENCH_MODES (comma-separated names, e.g. `auth off,analytics`)
+  // keeps only those modes; keep `auth off` first (the bare server answers its bodies).
+  const modes = [
+    ...(await authModes(dir, { authorization: process.env.BENCH_AUTHZ !== '0' })),
+    ...(spanReceiver ? tracingModes(dir, spanReceiver.port) : []),
+    ...(process.env.BENCH_ANALYTICS !== '0' ? analyticsModes(dir) : []),
+  ].filter((m) => !process.env.BENCH_MODES || process.env.BENCH_MODES.split(',').includes(m.name));
+  // Below the Flagpole processes' ports (18080, 18082, …: seven with every mode).
   const barePort = 18070;
   const processes = modes.map((m, i) => ({ ...m, port: 18080 + 2 * i, child: startFlagpole(dir, 18080 + 2 * i, m.env) }));
   let bare = null;
@@ -350,7 +378,7 @@ async function main() {
     const bareServer = { name: 'bare', url: `http://127.0.0.1:${barePort}`, pid: bare.pid, headers: {} };
     for (const [name, c] of Object.entries(cases)) {
       const servers = [...(c.authModes ? flagpoles : flagpoles.slice(0, 1)), ...(c.tracing ? traced : []), bareServer];
-      rows.push({ name, fixedRate: !c.fullSpeedOnly, results: await measure(servers, c) });
+      rows.push({ name, fixedRate: !c.fullSpeedOnly && process.env.BENCH_FIXED !== '0', results: await measure(servers, c) });
       // The table prints at the end; this says how far a long run has got (stderr, out of the table's way).
       console.error(`measured ${name} (${servers.length} servers) at ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     }
@@ -364,13 +392,15 @@ async function main() {
   const us = (n) => (n === null ? '     -' : `${n.toFixed(0)}`.padStart(6));
   console.log('\nfull speed (autocannon, 50 connections); ratio = req/s ÷ bare req/s (median, then each round); cpu = server CPU µs per request');
   console.log('tracing 1 / tracing 0.01 = auth off with tracing on at that sampling ratio (spans to a loopback OTLP/HTTP receiver); auth off = tracing off');
+  console.log('analytics = auth off with analytics.enabled (evaluations counted per minute, flushed to the database every 10 s); auth off = analytics off');
   console.log('ofrep = OFREP, the variant flag; ofrep-bulk = OFREP bulk, all 100 flags for one context; ofrep-304 = that with a current If-None-Match');
+  console.log('cpu ÷ bare = the median of each round\'s ratio (paired rounds), not the ratio of the medians');
   console.log('case       server          req/s    p50   p99  cpu µs/req  cpu ÷ bare | ratio (rounds)');
   for (const r of rows) {
     const bareRow = r.results.find((x) => x.name === 'bare');
     for (const x of r.results) {
       const rounds = x.ratios.map((v) => v.toFixed(2)).join(' ');
-      const cpuRatio = x.cpu !== null && bareRow.cpu ? (x.cpu / bareRow.cpu).toFixed(2) : '-';
+      const cpuRatio = x.cpuRatios ? median(x.cpuRatios).toFixed(2) : '-';
       console.log(
         `${r.name.padEnd(10)} ${x.name.padEnd(13)} ${f(x.rps)} ${ms(x.p50)}${ms(x.p99)} ${us(x.cpu)}      ${cpuRatio.padStart(5)}      | ` +
           (x.name === 'bare' ? '' : `${(x.rps / bareRow.rps).toFixed(2)} (${rounds})`) +
@@ -378,9 +408,21 @@ async function main() {
       );
     }
   }
-  console.log('\nat 1,000 req/s, ms: steady = one request every 1 ms (bench/paced.js); burst = autocannon overallRate (1,000 requests at the start of each second)');
-  console.log('case       server         steady p50   p99 (worst) | p99 ÷ bare | burst p50   p99 (worst)');
-  for (const r of rows.filter((x) => x.fixedRate)) {
+  // What a mode adds to `auth off` (tracing, analytics, authentication): CPU per request, paired round by round.
+  const over = rows.flatMap((r) => r.results.filter((x) => x.cpuOverOff).map((x) => ({ case: r.name, ...x })));
+  if (over.length) {
+    console.log('\nserver CPU per request ÷ auth off\'s in the same round (median of paired rounds, then each round)');
+    for (const x of over) {
+      const pct = (median(x.cpuOverOff) - 1) * 100;
+      console.log(`${x.case.padEnd(10)} ${x.name.padEnd(13)} ${median(x.cpuOverOff).toFixed(3)} (${pct >= 0 ? '+' : ''}${pct.toFixed(1)} %)  (${x.cpuOverOff.map((v) => v.toFixed(2)).join(' ')})`);
+    }
+  }
+  const fixedRows = rows.filter((x) => x.fixedRate);
+  if (fixedRows.length) {
+    console.log('\nat 1,000 req/s, ms: steady = one request every 1 ms (bench/paced.js); burst = autocannon overallRate (1,000 requests at the start of each second)');
+    console.log('case       server         steady p50   p99 (worst) | p99 ÷ bare | burst p50   p99 (worst)');
+  }
+  for (const r of fixedRows) {
     const bareRow = r.results.find((x) => x.name === 'bare');
     for (const x of r.results) {
       console.log(

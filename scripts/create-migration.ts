@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
+import { ENTITIES } from '../src/entities';
 import { ormOptions } from '../src/storage/orm-options';
 
 const SCRATCH = 'flagpole_migration_scratch';
@@ -29,7 +30,7 @@ async function main(): Promise<void> {
   const name = process.argv[2];
   for (const t of TARGETS) {
     const url = 'url' in t && t.url ? t.url : await recreate(t.admin!);
-    const orm = await MikroORM.init(ormOptions({ url }));
+    const orm = await MikroORM.init(ormOptions({ url }, ENTITIES));
     const migrator = orm.getMigrator();
     await migrator.up();
     const result = await migrator.createMigration(undefined, false, false, name);

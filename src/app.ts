@@ -13,7 +13,7 @@ import { AppModule } from './app.module';
 import { AuthGuard } from './auth/auth.guard';
 import { registerCrossOriginProtection } from './auth/cross-origin';
 import { PreBodyAuthentication } from './auth/pre-body-authentication';
-import { settleRoutePolicy } from './auth/route-policy';
+import { settleRoutePolicy, type RoutePolicy } from './auth/route-policy';
 import { clientErrorHandler } from './common/client-errors';
 import { corsOptions } from './common/cors-options';
 import { ErrorFilter } from './common/error.filter';
@@ -48,7 +48,7 @@ export async function createApp(config: FlagpoleConfig): Promise<NestFastifyAppl
   const fastify = adapter.getInstance();
   if (config.limits.maxConnections > 0) fastify.server.maxConnections = config.limits.maxConnections;
   const routes = new RouteRegistry();
-  const fastPaths = new FastPaths();
+  const fastPaths = new FastPaths<RoutePolicy>();
   const preBodyAuthentication = new PreBodyAuthentication(config.authentication.session);
   // The REST API's writes, handed to the write worker (write-worker/write-routes.ts) when it runs.
   const writeRoutes = startsWriteWorker(config) ? new WriteRoutes() : null;
@@ -74,7 +74,7 @@ export async function createApp(config: FlagpoleConfig): Promise<NestFastifyAppl
   registerHttpCompat(fastify);
   registerCrossOriginProtection(fastify, config.authentication.session.csrf);
 
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, routes, tracing), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, routes, tracing, !IN_WRITE_WORKER), adapter, {
     bodyParser: false,
     logger: new NestLogger(rootLogger(config.log)),
     // A provider that cannot start (an unreadable policy file) rejects here, for main.ts to report as a plain

@@ -4,7 +4,8 @@ import { client, RunningFlagpole, startFlagpole } from './support/flagpole';
 describe('Swagger / OpenAPI', () => {
   let fp: RunningFlagpole;
   beforeAll(async () => {
-    fp = await startFlagpole();
+    // Analytics on: its routes exist only then, and must be documented too.
+    fp = await startFlagpole({ FLAGPOLE_ANALYTICS_ENABLED: 'true' });
   });
   afterAll(() => fp?.close());
 

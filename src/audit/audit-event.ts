@@ -7,11 +7,12 @@ import { Method } from '../wire';
 
 export const AUDIT_VERSION = '0.2';
 
-/** Flipt's nouns, in its order. */
-export const AUDIT_TYPES = ['flag', 'variant', 'segment', 'constraint', 'rule', 'distribution', 'namespace', 'rollout', 'token'] as const;
+/** Flipt's nouns, in its order, then Flagpole's: `schedule` (scheduled changes). */
+export const AUDIT_TYPES = ['flag', 'variant', 'segment', 'constraint', 'rule', 'distribution', 'namespace', 'rollout', 'token', 'schedule'] as const;
 export type AuditType = (typeof AUDIT_TYPES)[number];
 
-export const AUDIT_ACTIONS = ['created', 'updated', 'deleted'] as const;
+/** Flipt's verbs, then Flagpole's: `stale` and `unstale`, a flag the lifecycle check found potentially stale, or no longer. */
+export const AUDIT_ACTIONS = ['created', 'updated', 'deleted', 'stale', 'unstale'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** `success`: a committed change; `denied`: a write authorization refused (its payload: what the request named). */
@@ -26,11 +27,17 @@ export interface AuditActor {
   picture?: string;
 }
 
+/** Flagpole addition: why a change happened when no request made it (a scheduled change's step). */
+export interface AuditCause {
+  scheduledChange: string;
+  step: number;
+}
+
 export interface AuditEvent {
   version: typeof AUDIT_VERSION;
   type: AuditType;
   action: AuditAction;
-  metadata: { actor: AuditActor };
+  metadata: { actor: AuditActor; cause?: AuditCause };
   payload: Record<string, unknown>;
   /** RFC 3339 with milliseconds. */
   timestamp: string;

@@ -52,6 +52,11 @@ const FROM_ANSWER: Record<Exclude<AuditType, 'token'>, (a: Json) => Json> = {
     };
   },
   distribution,
+  schedule: (s) => ({
+    id: text(s.id), namespace_key: text(s.namespaceKey), flag_key: text(s.flagKey), type: text(s.type), status: text(s.status),
+    description: text(s.description), steps: list(s.steps),
+    ...(s.rolloutId ? { rollout_id: text(s.rolloutId) } : {}), ...(s.ruleId ? { rule_id: text(s.ruleId) } : {}),
+  }),
   rollout: (r) => {
     const out: Json = { id: text(r.id), namespace_key: text(r.namespaceKey), flag_key: text(r.flagKey), rank: num(r.rank), description: text(r.description) };
     if (r.threshold) out.threshold = { percentage: num(obj(r.threshold).percentage), value: obj(r.threshold).value === true };

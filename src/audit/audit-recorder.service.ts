@@ -8,7 +8,7 @@ import { Injectable, Logger, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { AUTHENTICATION, type AuthenticatedRequest } from '../auth/auth.decorators';
-import { Denials } from '../auth/denials';
+import { Denials } from '../authorization/denials';
 import { requestNamespace, type ScopedRequest } from '../auth/request-namespace';
 import { jsonField } from '../wire';
 import { actorOf, auditEvent, type AuditStatus } from './audit-event';

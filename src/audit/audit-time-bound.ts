@@ -4,7 +4,7 @@
  * DATETIME(3) column is defined for years 1000 to 9999 only. Outside that range (in UTC) the request is refused, not
  * clamped: no event can be that old or that far ahead, so a bound there is a mistake worth naming.
  */
-import { parseTimestamp } from '../auth/auth.dto';
+import { parseTimestamp } from '../common/timestamps';
 import { ValidationError } from '../common/errors';
 
 const EARLIEST = '1000-01-01T00:00:00.000Z';

@@ -14,7 +14,7 @@ import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
 import { rootLogger } from '../logging/logger';
 import { MetricsRegistry } from '../metrics/metrics.registry';
-import { isDatabaseUnreachable } from '../storage/unreachable';
+import { isDatabaseUnreachable } from '../common/database-unreachable';
 import { eventBytes, type AuditEvent, type AuditSubject } from './audit-event';
 import { eventMatcher, type EventMatcher } from './audit-filter';
 import { timeOrderedId } from '../common/time-ordered-id';

@@ -29,7 +29,10 @@ export interface NamedStrategy {
 
 export const AUTH_STRATEGIES = Symbol('AUTH_STRATEGIES');
 
-/** Passport's actions on an attempt (passport-strategy augments the strategy with them per attempt). */
+/**
+ * Passport's actions on an attempt: passport-strategy documents them as augmenting the strategy during an attempt;
+ * passport-custom's type declarations leave them out, hence the one cast below.
+ */
 interface Attempt {
   success(user: AuthenticationRecord): void;
   fail(): void;

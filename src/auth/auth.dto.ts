@@ -8,15 +8,6 @@ export const METHOD_NUMBERS: Record<string, number> = Object.fromEntries(
   Object.entries(Method).filter(([name]) => Number.isNaN(Number(name))),
 ) as Record<string, number>;
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
-
-/** An RFC 3339 timestamp of a request field, or 400 naming the field. */
-export function parseTimestamp(value: string, field: string): Date {
-  const ms = RFC3339.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(ms)) throw new ValidationError(field, `must be an RFC 3339 timestamp, got ${JSON.stringify(value)}`);
-  return new Date(ms);
-}
-
 export class ListTokensQuery {
   @EnumField(METHOD_NUMBERS, { description: 'Only authentications of this method; METHOD_NONE or absent = all' })
   method?: number;

@@ -30,11 +30,15 @@ import { AUTHENTICATION, type AuthenticatedRequest } from './auth.decorators';
 import type { AuthenticationRecord } from './authentication.record';
 import { takeEarlyAuthentication, type Authentication } from './early-authentication';
 import { TOKEN_NAMESPACE } from './methods/token/token.metadata';
-import { Denials } from './denials';
+import { Denials } from '../authorization/denials';
 import { batchNamespaces, namesNamespace, requestNamespace } from './request-namespace';
 import { policyOfRequest, type RoutePolicy } from './route-policy';
 import { clearRefusedSession } from './session-cookies';
 
+/**
+ * The response Passport's middleware is called with: with a callback (as here) Passport hands the outcome to it and
+ * never touches the response, so an empty object stands in for it (docs/authentication.md, Passport's public API).
+ */
 const NO_RESPONSE = {};
 
 @Injectable()

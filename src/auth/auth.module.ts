@@ -26,6 +26,9 @@ export class AuthModule {
     const strategies = enabled.flatMap((m) => (m.strategy ? [{ name: m.name, type: m.strategy }] : []));
     return {
       module: AuthModule,
+      // Global for its store of authentications: scheduled changes check their author's token again when they apply.
+      global: true,
+      exports: [AuthenticationStore],
       imports: [ScheduleModule.forRoot()],
       controllers: [AuthController, ...enabled.flatMap((m) => m.controllers ?? [])],
       providers: [

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { UnauthenticatedError, ValidationError } from '../common/errors';
 import { AUTH_METHODS, AuthMethod, Method } from './auth-method';
 import type { AuthenticationListResponse, ExpireSelfQuery, ListTokensQuery, MethodListResponse } from './auth.dto';
-import { parseTimestamp } from './auth.dto';
+import { parseTimestamp } from '../common/timestamps';
 import { AuthenticationStore } from './authentication.store';
 import { toAuthenticationJson, type AuthenticationJson, type AuthenticationRecord } from './authentication.record';
 

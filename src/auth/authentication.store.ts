@@ -23,7 +23,7 @@ import { Authentication } from './authentication.entity';
 import type { AuthenticationRecord } from './authentication.record';
 import { generateClientToken, hashClientToken } from './client-token';
 import { OperationLock } from './operation-lock.entity';
-import { isDatabaseUnreachable } from '../storage/unreachable';
+import { isDatabaseUnreachable } from '../common/database-unreachable';
 
 export const FRESH_MS = 5_000;
 export const REFRESH_MS = 4_000;

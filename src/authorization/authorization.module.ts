@@ -1,21 +1,17 @@
 /**
- * Authorization (docs/authorization.md): the policy the one guard enforces (Authorizer), the seam through which it
- * reports refusals (Denials), and `GET /auth/v1/self/permissions` (PermissionsService). Global: the guard lives in
- * the auth module.
+ * Authorization (docs/authorization.md): the policy the one guard enforces (Authorizer) and the seam through which it
+ * reports refusals (Denials). Global: the guard lives in the auth module. The routes that show a caller its
+ * permissions are permissions/'s.
  */
 import { Global, Module } from '@nestjs/common';
-import { Denials } from '../auth/denials';
 import { HealthModule } from '../health/health.module';
-import { NamespacesModule } from '../namespaces/namespaces.module';
 import { Authorizer } from './authorizer.service';
-import { PermissionsController } from './permissions.controller';
-import { PermissionsService } from './permissions.service';
+import { Denials } from './denials';
 
 @Global()
 @Module({
-  imports: [HealthModule, NamespacesModule],
-  controllers: [PermissionsController],
-  providers: [Authorizer, Denials, PermissionsService],
+  imports: [HealthModule],
+  providers: [Authorizer, Denials],
   exports: [Authorizer, Denials],
 })
 export class AuthorizationModule {}

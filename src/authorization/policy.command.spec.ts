@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidError } from '../common/errors';
 import { loadConfig } from '../config/config.loader';
-import { UsageError } from '../flags-as-code/flags-as-code.command';
+import { UsageError } from '../common/usage-error';
 import { runPolicyCommand } from './policy.command';
 
 const EXAMPLE = join(__dirname, '..', '..', 'docs', 'authorization.example.yml');

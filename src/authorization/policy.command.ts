@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { InvalidError } from '../common/errors';
 import type { FlagpoleConfig } from '../config/config.types';
-import { UsageError } from '../flags-as-code/flags-as-code.command';
+import { UsageError } from '../common/usage-error';
 import { Method } from '../wire';
 import { rolesOf, type CredentialFacts } from './bindings';
 import { grantOf } from './grant';

@@ -8,13 +8,13 @@
  * every instance up to date.
  */
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
 import { CHANGE_TOPICS, Changes, type ChangeTopic, type NamespaceChange } from '../storage/changes';
 import { redisPrefix } from './redis-options';
 import { RedisConnection } from './redis.connection';
-import { IN_WRITE_WORKER } from '../write-worker/role';
+import { ProcessDuty, type ProcessDutyProvider } from '../common/process-duty';
 
 interface ChangeMessage {
   /** The instance that made the write; it has delivered the change to itself already. */
@@ -24,8 +24,9 @@ interface ChangeMessage {
   change?: NamespaceChange;
 }
 
+@ProcessDuty()
 @Injectable()
-export class RedisChangeBroadcast implements OnModuleInit, OnModuleDestroy {
+export class RedisChangeBroadcast implements ProcessDutyProvider, OnModuleDestroy {
   private readonly logger = new Logger('ChangeBroadcast');
   private readonly origin = randomUUID();
   private readonly channel: string;
@@ -41,9 +42,8 @@ export class RedisChangeBroadcast implements OnModuleInit, OnModuleDestroy {
     this.maxMessageBytes = config.limits.maxChangeMessageBytes;
   }
 
-  onModuleInit(): void {
-    // The write worker's changes reach the main thread, which broadcasts them.
-    if (IN_WRITE_WORKER) return;
+  start(): void {
+    // A process duty: the write worker's changes reach the server, which broadcasts them.
     // The connection keeps the subscription across reconnections (and a cluster's failovers).
     this.redis.subscribe(this.channel, (message) => this.receive(message));
     this.removeForwarder = this.changes.addForwarder((topic, key, change) => this.send(topic, key, change), () => this.redis.ready);

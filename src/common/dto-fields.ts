@@ -84,7 +84,13 @@ export const NestedField = (type: () => new () => object, o: FieldOptions = {}) 
   applyDecorators(doc(type, o), IsOptional(), IsObject({ message: '$property must be an object' }), ValidateNested(), Type(type));
 
 export const NestedListField = (type: () => new () => object, o: FieldOptions = {}) =>
-  applyDecorators(doc([type()], o), IsOptional(), ValidateNested({ each: true }), Type(type));
+  applyDecorators(
+    doc([type()], o),
+    IsOptional(),
+    IsArray({ message: '$property must be a list of objects' }),
+    ValidateNested({ each: true, message: '$property must be a list of objects' }),
+    Type(type),
+  );
 
 /** A JSON object whose values are all strings (evaluation context, token metadata). */
 export const StringMapField = (o: FieldOptions = {}) =>

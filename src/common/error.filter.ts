@@ -18,7 +18,7 @@ import { DomainError } from './errors';
 import { GrpcCode, grpcCodeOfHttpStatus, httpStatusOf } from './grpc-status';
 import { addRouteConfig, type RouteConfig } from './route-config';
 import { RouteRegistry } from './route-registry';
-import { isDatabaseUnreachable } from '../storage/unreachable';
+import { isDatabaseUnreachable } from './database-unreachable';
 
 export interface ErrorBody {
   code: number;

@@ -29,7 +29,11 @@ export class MalformedBodyError extends InvalidError {}
 
 /** `invalid field <field>: <reason>` → InvalidArgument (400). */
 export class ValidationError extends InvalidError {
-  constructor(field: string, reason: string) {
+  /** The field and reason apart, for callers that name the field their own way (a document's line and path). */
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+  ) {
     super(`invalid field ${field}: ${reason}`);
   }
 }
@@ -66,6 +70,16 @@ export class ReadOnlyError extends DomainError {
   constructor() {
     super('modification is not allowed in read-only mode');
   }
+}
+
+/** A request that cannot apply in the server's current state (its settings, the thing's status) → FailedPrecondition (400). */
+export class FailedPreconditionError extends DomainError {
+  readonly code = GrpcCode.FailedPrecondition;
+}
+
+/** A change that met another in flight (retry it) → Aborted (409). */
+export class AbortedError extends DomainError {
+  readonly code = GrpcCode.Aborted;
 }
 
 /** A dependency (the database) is down → Unavailable (503). */

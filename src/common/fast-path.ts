@@ -17,11 +17,19 @@
  */
 import type { Type } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { AuthGuard } from '../auth/auth.guard';
-import type { RoutePolicy } from '../auth/route-policy';
 import { addRouteConfig, type RouteConfig } from './route-config';
 
 export type FastHandler = (request: FastifyRequest, reply: FastifyReply) => unknown;
+
+/** What the fast path reads of a route's policy (auth/route-policy.ts, RoutePolicy). */
+interface Policy {
+  readonly authenticate: boolean;
+}
+
+/** What the fast path needs of the one guard (auth/auth.guard.ts, AuthGuard.admit): admitting a request to a route. */
+export interface Admission<P extends Policy> {
+  admit(request: FastifyRequest, reply: FastifyReply, policy: P): void | Promise<void>;
+}
 
 interface Declaration {
   controller: Type<unknown>;
@@ -55,13 +63,13 @@ function answer(reply: FastifyReply, value: unknown): unknown {
   return reply;
 }
 
-export class FastPaths {
+export class FastPaths<P extends Policy> {
   private readonly taken: Taken[] = [];
-  private guard: AuthGuard | null = null;
+  private guard: Admission<P> | null = null;
   private controllerOf: ((type: Type<unknown>) => unknown) | null = null;
 
   /** For Fastify's `onRoute` hook, with the route's policy: takes over the marked routes' handlers and schemas. */
-  onRoute(route: RouteOptions, policy: RoutePolicy | undefined): void {
+  onRoute(route: RouteOptions, policy: P | undefined): void {
     const declaration = (route.config as RouteConfig | undefined)?.[FAST_PATH] as Declaration | undefined;
     if (!declaration) return;
     if (declaration.response) route.schema = { ...route.schema, response: { 200: declaration.response } };
@@ -85,7 +93,7 @@ export class FastPaths {
    * Once the application is made: each route's handler from its controller instance, for the routes taken so far
    * and (through `onRoute`) for those Nest registers later, as it initialises.
    */
-  bind(controllerOf: (type: Type<unknown>) => unknown, guard: AuthGuard): void {
+  bind(controllerOf: (type: Type<unknown>) => unknown, guard: Admission<P>): void {
     this.controllerOf = controllerOf;
     this.guard = guard;
     for (const taken of this.taken) taken.handler = this.make(taken.declaration);

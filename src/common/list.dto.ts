@@ -1,7 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { MAX_SEARCH_LENGTH, SORT_VALUES } from '../storage/list-filter';
 import { IntField, StringField } from './dto-fields';
+
+export const SORT_FIELDS = ['key', 'name', 'createdAt', 'updatedAt'] as const;
+export type SortField = (typeof SORT_FIELDS)[number];
+
+/** Every accepted spelling of `sort`: each field, ascending or (`-`) descending. */
+export const SORT_VALUES: readonly string[] = SORT_FIELDS.flatMap((f) => [f, `-${f}`]);
+
+/** Longest `search` text: it becomes a LIKE pattern (storage/list-filter.ts), and nobody types more. */
+export const MAX_SEARCH_LENGTH = 200;
 
 /** Query of Flipt's paginated lists. `reference` only matters to declarative backends and is accepted and ignored. */
 export class ListQuery {

@@ -8,7 +8,7 @@ import { InvalidError } from './errors';
 
 /** Fields holding messages of their own, whose keys are field names too. */
 const NESTED_MESSAGES = new Set(['segment', 'threshold']);
-const NESTED_MESSAGE_LISTS = new Set(['requests']);
+const NESTED_MESSAGE_LISTS = new Set(['requests', 'steps', 'distributions']);
 /** Fields holding free-form maps: keys are user data and stay untouched. */
 const STRING_MAPS = new Set(['context']);
 

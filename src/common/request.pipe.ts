@@ -51,7 +51,8 @@ export class RequestPipe extends ValidationPipe {
 function flatten(errors: ClassValidationError[], prefix = ''): string[] {
   const out: string[] = [];
   for (const e of errors) {
-    const path = prefix ? `${prefix}.${e.property}` : e.property;
+    // A list's item is named by its index in brackets, as services name fields: `steps[0].percentage`.
+    const path = !prefix ? e.property : /^\d+$/.test(e.property) ? `${prefix}[${e.property}]` : `${prefix}.${e.property}`;
     // One message per field is enough to fix the request.
     const first = e.constraints ? Object.values(e.constraints)[0] : undefined;
     if (first) out.push(first.replace(e.property, path));

@@ -5,7 +5,21 @@
  */
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { addOnRequest } from './route-config';
-import { CONTENT_SECURITY_POLICY } from '../ui/ui-assets';
+
+/**
+ * What the web UI's pages (ui/ui-assets.ts) and the API explorer may load: their own scripts and styles (React sets
+ * inline `style` attributes), API calls to their own origin, avatars from OIDC/GitHub profiles (any https image), and
+ * no framing by other sites.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "img-src 'self' data: https:",
+  "style-src 'self' 'unsafe-inline'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "object-src 'none'",
+].join('; ');
 
 const DOCS_PREFIX = '/docs';
 

@@ -1,3 +1,14 @@
+import { ValidationError } from './errors';
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** An RFC 3339 timestamp of a request field, or 400 naming the field. */
+export function parseTimestamp(value: string, field: string): Date {
+  const ms = RFC3339.test(value) ? Date.parse(value) : NaN;
+  if (Number.isNaN(ms)) throw new ValidationError(field, `must be an RFC 3339 timestamp, got ${JSON.stringify(value)}`);
+  return new Date(ms);
+}
+
 /**
  * Flipt prints timestamps like protobuf JSON does: RFC 3339 in UTC with 0, 3, 6 or 9 fractional digits as needed.
  * Flagpole stores milliseconds, so it prints either none or three.

@@ -1,8 +1,9 @@
 /** Checks shared by the services' request validation; each throws Flipt's message for the field it names. */
 import { EmptyFieldError, ValidationError } from './errors';
-import { MAX_KEY_LENGTH } from '../storage/columns';
 
 const KEY_PATTERN = /^[-_,A-Za-z0-9]+$/;
+/** Keys and names: the VARCHAR(255) columns holding them (storage/columns.ts). */
+export const MAX_KEY_LENGTH = 255;
 /** TEXT columns: bounded so one request cannot store an unbounded blob (MySQL TEXT holds 64 KiB). */
 export const MAX_TEXT_LENGTH = 65535;
 /** Protobuf's int32, the range of Flipt's integer fields (rule ranks among them) and of the INTEGER columns holding them. */

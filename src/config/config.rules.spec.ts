@@ -199,13 +199,34 @@ describe('cross-field rules', () => {
       [
         'audit.sinks.webhook.templates.0.url (FLAGPOLE_AUDIT_SINKS_WEBHOOK_TEMPLATES_0_URL): must be an http or https URL, got "ftp://hook.example"',
         'audit.sinks.webhook.templates.0.body (FLAGPOLE_AUDIT_SINKS_WEBHOOK_TEMPLATES_0_BODY): does not render valid JSON for a sample event: type=flag',
-        'audit.events (FLAGPOLE_AUDIT_EVENTS): "flags:deleted": unknown noun "flags" (one of flag, variant, segment, constraint, rule, distribution, namespace, rollout, token or *)',
+        'audit.events (FLAGPOLE_AUDIT_EVENTS): "flags:deleted": unknown noun "flags" (one of flag, variant, segment, constraint, rule, distribution, namespace, rollout, token, schedule or *)',
       ],
     ],
     [
-      'analytics storage needs a url',
+      'analytics storage in ClickHouse is refused',
       { FLAGPOLE_ANALYTICS_STORAGE_CLICKHOUSE_ENABLED: 'true' },
-      ['analytics.storage.clickhouse.url (FLAGPOLE_ANALYTICS_STORAGE_CLICKHOUSE_URL): is required when clickhouse analytics is enabled'],
+      [
+        "analytics.storage.clickhouse.enabled (FLAGPOLE_ANALYTICS_STORAGE_CLICKHOUSE_ENABLED): ClickHouse analytics is not supported by Flagpole; set analytics.enabled to count evaluations in Flagpole's own database, or analytics.storage.prometheus.enabled to read them from Prometheus",
+      ],
+    ],
+    [
+      'Prometheus analytics: one storage, metrics served, a usable URL',
+      { FLAGPOLE_ANALYTICS_ENABLED: 'true', FLAGPOLE_ANALYTICS_STORAGE_PROMETHEUS_ENABLED: 'true', FLAGPOLE_METRICS_ENABLED: 'false' },
+      [
+        "analytics.storage.prometheus.enabled (FLAGPOLE_ANALYTICS_STORAGE_PROMETHEUS_ENABLED): choose one storage: analytics.enabled keeps the counts in Flagpole's database, analytics.storage.prometheus.enabled reads them from Prometheus; not both",
+        'analytics.storage.prometheus.enabled (FLAGPOLE_ANALYTICS_STORAGE_PROMETHEUS_ENABLED): needs metrics.enabled: Prometheus reads the counts from the /metrics Flagpole serves',
+        'analytics.storage.prometheus.url (FLAGPOLE_ANALYTICS_STORAGE_PROMETHEUS_URL): is required with analytics.storage.prometheus.enabled',
+      ],
+    ],
+    [
+      'a Prometheus URL that is not http(s) is refused without repeating it',
+      { FLAGPOLE_ANALYTICS_STORAGE_PROMETHEUS_ENABLED: 'true', FLAGPOLE_ANALYTICS_STORAGE_PROMETHEUS_URL: 'prom://user:secret@prom' },
+      ['analytics.storage.prometheus.url (FLAGPOLE_ANALYTICS_STORAGE_PROMETHEUS_URL): must be an http or https URL'],
+    ],
+    [
+      'analytics flush period below Flipt\'s minimum',
+      { FLAGPOLE_ANALYTICS_BUFFER_FLUSH_PERIOD: '5s' },
+      ['analytics.buffer.flush_period (FLAGPOLE_ANALYTICS_BUFFER_FLUSH_PERIOD): must be at least 10s, got "5s"'],
     ],
   ])('%s', (_, env, expected) => {
     expect(problems(env)).toEqual(expected);
@@ -287,15 +308,14 @@ describe('warnings', () => {
       FLAGPOLE_TRACING_JAEGER_PORT: '6832',
       FLAGPOLE_META_TELEMETRY_ENABLED: 'false',
       FLAGPOLE_AUDIT_BUFFER_CAPACITY: '5',
-      FLAGPOLE_ANALYTICS_STORAGE_PROMETHEUS_ENABLED: 'true',
-      FLAGPOLE_ANALYTICS_STORAGE_PROMETHEUS_URL: 'http://prom:9090',
+      FLAGPOLE_ANALYTICS_STORAGE_CLICKHOUSE_URL: 'http://clickhouse:8123',
       FLAGPOLE_DIAGNOSTICS_PROFILING_ENABLED: 'false',
     });
     expect(warnings).toEqual([
       'audit.buffer.capacity: accepted for compatibility with Flipt, but Flagpole does not act on audit settings yet',
       'diagnostics.profiling.enabled: accepted for compatibility with Flipt, but Flagpole does not act on diagnostics settings yet',
       'meta.telemetry_enabled: accepted for compatibility with Flipt, but Flagpole does not act on meta settings yet',
-      'analytics.storage.prometheus.enabled, analytics.storage.prometheus.url: accepted for compatibility with Flipt, but Flagpole does not act on analytics settings yet',
+      'analytics.storage.clickhouse.url: accepted for compatibility with Flipt, but Flagpole does not act on analytics settings yet',
       'tracing.jaeger.port: accepted for compatibility with Flipt, but Flagpole does not act on tracing settings yet',
     ]);
   });

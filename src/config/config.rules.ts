@@ -263,14 +263,28 @@ function urlProblem(url: string): string | null {
   }
 }
 
+/**
+ * Flagpole counts evaluations in its own database (`analytics.enabled`) or reads them back from Prometheus
+ * (`analytics.storage.prometheus.enabled`): one storage at a time, and Prometheus only has them when `/metrics` is
+ * served. ClickHouse is out of scope (decisions.md item 7): refused rather than accepted and ignored, so that an
+ * operator moving from Flipt does not lose the chart without being told.
+ */
 function checkAnalytics(config: FlagpoleConfig, ctx: RuleContext): void {
   const { clickhouse, prometheus } = config.analytics.storage;
-  if (clickhouse.enabled && clickhouse.url === '') {
-    ctx.issue(['analytics', 'storage', 'clickhouse', 'url'], 'is required when clickhouse analytics is enabled');
+  if (clickhouse.enabled) {
+    ctx.issue(['analytics', 'storage', 'clickhouse', 'enabled'], 'ClickHouse analytics is not supported by Flagpole; set analytics.enabled to count evaluations in Flagpole\'s own database, or analytics.storage.prometheus.enabled to read them from Prometheus');
   }
-  if (prometheus.enabled && prometheus.url === '') {
-    ctx.issue(['analytics', 'storage', 'prometheus', 'url'], 'is required when prometheus analytics is enabled');
+  if (!prometheus.enabled) return;
+  const at = ['analytics', 'storage', 'prometheus'];
+  if (config.analytics.enabled) {
+    ctx.issue([...at, 'enabled'], 'choose one storage: analytics.enabled keeps the counts in Flagpole\'s database, analytics.storage.prometheus.enabled reads them from Prometheus; not both');
   }
+  if (!config.metrics.enabled) {
+    ctx.issue([...at, 'enabled'], 'needs metrics.enabled: Prometheus reads the counts from the /metrics Flagpole serves');
+  }
+  // The URL may carry credentials: the message does not repeat it.
+  if (prometheus.url.trim() === '') ctx.issue([...at, 'url'], 'is required with analytics.storage.prometheus.enabled');
+  else if (urlProblem(prometheus.url)) ctx.issue([...at, 'url'], 'must be an http or https URL');
 }
 
 /** One warning per section naming the keys that were changed from their defaults but do nothing in Flagpole. */

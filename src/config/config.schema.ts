@@ -27,12 +27,14 @@ import type {
   AuthenticationConfig,
   AuthorizationConfig,
   FlagpoleConfig,
+  LifetimesConfig,
   LogLevel,
   OtlpExporterConfig,
   StorageType,
   TracingPropagator,
 } from './config.types';
 import { checkServiceAccountPattern } from './service-account-allow-list';
+import { FLAG_KINDS } from '../wire/flag-kinds';
 
 export const LOG_LEVELS: readonly LogLevel[] = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'DPANIC', 'PANIC', 'FATAL'];
 export const STORAGE_TYPES: readonly StorageType[] = ['database', 'local', 'git', 'object', 'oci'];
@@ -59,6 +61,14 @@ const cleanup = (method: MethodName, stored = true) =>
         },
     { viewIf: enabled(method) },
   );
+
+/** The expected lifetime of each temporary kind; kill switches and permissions are permanent. */
+const lifetimes = (release: string, experiment: string, operational: string, what: string, zero = ' 0 = no lifetime.') =>
+  section<LifetimesConfig>({
+    release: duration(release, `${what} release flag (a feature being rolled out).${zero}`),
+    experiment: duration(experiment, `${what}n experiment flag (an A/B test).${zero}`),
+    operational: duration(operational, `${what}n operational flag (a migration or a temporary switch).${zero}`),
+  });
 
 const otlp = (what: string, inert: boolean, defaultEndpoint = ''): Schema<OtlpExporterConfig> => ({
   endpoint: str(defaultEndpoint, `OTLP endpoint for ${what}.`, { inert }),
@@ -372,19 +382,23 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
     stateDirectory: str('', 'Flipt keeps its telemetry state here; unused by Flagpole.', { inert: true }),
   }),
   analytics: section({
+    enabled: bool(false, 'Flagpole addition: count evaluations per minute, namespace, flag, variant and reason in Flagpole\'s own database (`db.url`) and serve them at `/internal/v1/analytics` (docs/api.md, Analytics). `analytics.storage.prometheus.enabled` is the other way: counts read from Prometheus.'),
+    retention: duration('720h', 'Flagpole addition: counts older than this are deleted (default 30 days), by a scheduled task on one instance at a time; 0 = kept forever. With Prometheus storage: how far back `lastEvaluatedAt` looks (0 = a year); Prometheus keeps the counts.'),
+    cleanupInterval: duration('1h', 'Flagpole addition: how often counts past the retention are deleted (one instance per round).', { min: 1 }),
     storage: section({
       clickhouse: section({
-        enabled: bool(false, 'Store evaluation counts in ClickHouse.', { inert: true }),
+        enabled: bool(false, 'Store evaluation counts in ClickHouse. Refused by Flagpole: use `analytics.enabled` (counts in its own database).'),
         url: secret('ClickHouse URL.', { inert: true }),
       }),
       prometheus: section({
-        enabled: bool(false, 'Read evaluation counts from Prometheus.', { inert: true }),
-        url: secret('Prometheus URL.', { inert: true }),
-        headers: stringMap('<HEADER>', 'Headers sent to Prometheus.', { inert: true, json: false }),
+        enabled: bool(false, 'Turn analytics on with the counts read back from Prometheus, which scrapes every instance\'s `/metrics`, instead of kept in Flagpole\'s database (docs/api.md, Analytics). Needs `metrics.enabled`; not with `analytics.enabled` (choose one storage).'),
+        url: secret('Prometheus\'s base URL (`http://prometheus:9090`; a path prefix is kept, as for Mimir or Thanos). Required with `enabled`; may carry credentials.'),
+        headers: stringMap('<HEADER>', 'Headers sent with every query (authorization, a tenant ID); `_` in a name is sent as `-` (`X_SCOPE_ORGID` is `X-Scope-OrgID`). Never logged.', { json: false }),
+        timeout: duration('5s', 'Flagpole addition: how long one query may take, answer included; past it the route answers 503.', { min: 1 }),
       }),
     }),
     buffer: section({
-      flushPeriod: duration('10s', 'How often buffered analytics are flushed.', { inert: true }),
+      flushPeriod: duration('10s', 'How often each instance writes the counts it holds to the database (one transaction); at least 10s, as in Flipt.', { min: 10_000 }),
     }),
   }),
   server: section({
@@ -534,6 +548,36 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
     },
     { json: false },
   ),
+  schedules: section(
+    {
+      pollInterval: duration('500ms', 'How often each instance looks for scheduled changes that are due (one indexed query); a change applies within about this long of its time.', { min: 10 }),
+      lease: duration('10s', 'How long an instance holds a due schedule while it applies it; another instance takes a schedule over only after this (its holder stopped mid-way).', { min: 1000 }),
+      maxSteps: int(50, 'Most steps of one schedule (a progressive rollout\'s percentages).', { min: 1, max: 1000 }),
+      maxActivePerFlag: int(20, 'Most schedules of one flag that are active or paused at once; one more is refused (400).', { min: 1, max: 10000 }),
+      retention: duration('720h', 'How long a closed schedule (completed, failed or cancelled) is kept after its last change; 0 = forever. Open schedules are never deleted; what a schedule changed stays in the audit trail.'),
+      cleanupInterval: duration('1h', 'How often closed schedules past `schedules.retention` are deleted (one instance per round).', { min: 1000 }),
+    },
+    { json: false },
+  ),
+  lifecycle: section(
+    {
+      enabled: bool(true, 'Check every flag\'s lifecycle (new, live, potentially stale, archived) every `check_interval`, on one instance per round, and serve the flag-health routes (docs/api.md, Flag lifecycle).'),
+      checkInterval: duration('1h', 'How often the flags\' lifecycle states are worked out and stored (the `?stale` filter, the flag-health report and the gauge read them); the first check runs at start.', { min: 1000 }),
+      defaultKind: oneOf(FLAG_KINDS, 'release', 'Kind of a flag whose metadata names none (`metadata.flagpole.kind`).'),
+      lifetimes: lifetimes('960h', '960h', '168h', 'Expected lifetime of a'),
+      unusedAfter: duration('720h', 'A flag not evaluated for this long (30 days) is potentially stale (reason `unused`). Needs analytics; 0 = never for this reason.'),
+      rolledOutAfter: duration('336h', 'A flag whose every evaluation for this long (14 days) returned one and the same value, and which did not change in that time, is potentially stale (reason `rolled_out`). Needs analytics; 0 = never for this reason.'),
+      namespaces: mapOf(
+        '<NAMESPACE>',
+        {
+          defaultKind: oneOf(['', ...FLAG_KINDS], '', 'The namespace\'s default kind; empty = `lifecycle.default_kind`.'),
+          lifetimes: lifetimes('0s', '0s', '0s', 'The namespace\'s lifetime of a', ' 0 = the global `lifecycle.lifetimes` value.'),
+        },
+        'Per namespace (its key in lower case; namespaces whose key has capitals or `-` are set in YAML): its own default kind and lifetimes.',
+      ),
+    },
+    { json: false },
+  ),
   limits: section(
     {
       maxBodyBytes: int(4 * 1024 * 1024, 'Largest request body in bytes (Flipt\'s gRPC message limit); larger → 413.', { min: 1024 }),
@@ -544,9 +588,9 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
       lingerTimeout: duration('2s', 'How long the rest of a refused body (413, 503, 408) is read and thrown away after the answer, so that a client still sending reads the answer instead of a reset connection; then the connection is closed.'),
       maxLingerBytes: int(16 * 1024 * 1024, 'Most bytes of a refused body read and thrown away after the answer (see `linger_timeout`); then the connection is closed.'),
       maxImportBytes: int(8 * 1024 * 1024, 'Largest document an import request may send, in bytes (`POST /api/v1/namespaces/{key}/import`; 10,000 flags take about 2.5 MiB); larger → 413. It is read on the event loop: every request waits while it is.', { min: 1024 }),
-      importReadTimeout: duration('10s', 'Longest an import\'s document may take to be read (on a thread of its own, beside the event loop); past it the import is refused (400) and the thread stopped.', { min: 1000 }),
+      importReadTimeout: duration('10s', 'Longest an import\'s document may take to be read (in a process of its own, beside the event loop); past it the import is refused (400) and the process killed.', { min: 1000 }),
       maxImportsWaiting: int(4, 'Most imports whose documents wait to be read while another is (one is read at a time); past it → 503.', { min: 1 }),
-      importReadHeapMb: int(256, 'Heap of the thread that reads import documents, in MiB; a document that needs more is refused (400) and the server goes on.', { min: 32 }),
+      importReadHeapMb: int(256, 'Heap of the process that reads import documents, in MiB (its own --max-old-space-size, whatever the server\'s); a document that needs more is refused (400) and the server goes on.', { min: 32 }),
       maxJsonDepth: int(64, 'Deepest nesting of arrays and objects in a JSON body; deeper → 400.', { min: 2, max: 1000 }),
       maxYamlAliasNodes: int(10000, 'Most nodes (mappings, lists, scalars) the YAML aliases of one text may stand for, nested aliases expanded: an import body, a declarative storage file, the authorization policy. Past it the text is refused (400 for an import) naming the alias; counting takes one pass over the text, however many aliases it has.', { min: 0 }),
       maxBatchRequests: int(1000, 'Most evaluations in one batch request; more → 400.', { min: 1 }),
@@ -563,6 +607,7 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
       maxEventStreamsPerCredential: int(100, 'Most event streams one caller may hold open on this instance: one authentication (a static token, a session), one JWT subject, or, without a credential, one client address (behind a proxy, the proxy\'s: raise it there); past it its new ones get 429 with Retry-After. 0 = no limit but `max_event_streams`.', { min: 0 }),
       eventStreamWriteTimeout: duration('30s', 'Longest an event stream\'s written bytes may wait unsent (its client stopped reading and the connection\'s buffers are full); then it is closed and its slot freed. A stream with more than 64 KiB unsent is closed at once.', { min: 1000 }),
       maxAuditBacklog: int(10000, 'Most audit events waiting for one destination (a webhook, a template, the stored trail) while it is down or slow; past it the oldest waiting event is dropped, logged and counted in `flagpole_audit_events_dropped_total`.', { min: 1 }),
+      maxAnalyticsBacklog: int(100000, 'Most evaluation counts (one per minute, namespace, flag, variant and reason; about 200 bytes each) one instance holds while its flushes fail (database down); past it the oldest minutes are dropped, logged and counted in `flagpole_analytics_counts_dropped_total`, and new combinations are not counted until a flush succeeds.', { min: 100 }),
       maxAuditBacklogBytes: int(16 * 1024 * 1024, 'Most bytes of audit events (their JSON) waiting for one destination (a webhook, a template, the stored trail, the log file); past it the oldest waiting events are dropped, logged and counted in `flagpole_audit_events_dropped_total`, and an event larger than this on its own is dropped at once.', { min: 64 * 1024 }),
       maxChangeMessageBytes: int(1024 * 1024, 'Largest write delta sent to the other instances over Redis; a larger write is announced without its content and they reload the namespace.', { min: 1024 }),
     },

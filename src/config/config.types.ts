@@ -3,6 +3,7 @@
  * config.redact.ts is mostly a rename-free walk); the YAML keys and `FLAGPOLE_` variables are their snake_case forms
  * (config.schema.ts). Every value is present: unset keys hold their default or Go's zero value ('' / 0 / false / []).
  */
+import type { FlagKind } from '../wire/flag-kinds';
 
 /** A duration in milliseconds (config files and variables write Go syntax: `30s`, `1h30m`, `500ms`). */
 export type Duration = number;
@@ -31,6 +32,10 @@ export interface FlagpoleConfig {
   ui: UiConfig;
   /** Flagpole addition: event streams (OFREP's and the snapshot change stream). */
   streams: StreamsConfig;
+  /** Flagpole addition: scheduled changes (docs/api.md, Scheduled changes). */
+  schedules: SchedulesConfig;
+  /** Flagpole addition: flag kinds, lifetimes and stale flags (docs/api.md, Flag lifecycle). */
+  lifecycle: LifecycleConfig;
   /** Flagpole addition: every limit that protects the server from hostile or broken input (docs/security.md). */
   limits: LimitsConfig;
 }
@@ -356,6 +361,12 @@ export interface MetaConfig {
 // ---- analytics, server, storage, metrics, tracing, ui -------------------------------------------------------------
 
 export interface AnalyticsConfig {
+  /** Flagpole's: evaluations counted in its own database (analytics/); `storage.prometheus.enabled` is the other way. */
+  enabled: boolean;
+  /** How long counts are kept (ms; 0 = forever). */
+  retention: Duration;
+  /** How often the retention runs (ms). */
+  cleanupInterval: Duration;
   storage: AnalyticsStorageConfig;
   buffer: AnalyticsBufferConfig;
 }
@@ -371,9 +382,12 @@ export interface ClickhouseConfig {
 }
 
 export interface PrometheusAnalyticsConfig {
+  /** Counts read back from Prometheus (analytics/prometheus-analytics.reader.ts) instead of the database. */
   enabled: boolean;
   url: string;
   headers: Record<string, string>;
+  /** One query's deadline (ms). */
+  timeout: Duration;
 }
 
 export interface AnalyticsBufferConfig {
@@ -576,6 +590,8 @@ export interface LimitsConfig {
   eventStreamWriteTimeout: Duration;
   maxAuditBacklog: number;
   maxAuditBacklogBytes: number;
+  /** Most per-minute evaluation counts held while analytics flushes fail (analytics/evaluation-counter.ts). */
+  maxAnalyticsBacklog: number;
   importReadTimeout: Duration;
   maxImportsWaiting: number;
   importReadHeapMb: number;
@@ -588,4 +604,44 @@ export interface StreamsConfig {
   inactivityDelay: Duration;
   ticketTtl: Duration;
   ticketSecret: string;
+}
+
+// ---- schedules (Flagpole addition; docs/api.md, Scheduled changes) -------------------------------------------------
+
+export interface SchedulesConfig {
+  pollInterval: Duration;
+  lease: Duration;
+  maxSteps: number;
+  maxActivePerFlag: number;
+  /** How long closed schedules are kept after their last change (ms; 0 = forever). */
+  retention: Duration;
+  /** How often the retention runs (ms). */
+  cleanupInterval: Duration;
+}
+
+// ---- lifecycle (Flagpole addition; docs/api.md, Flag lifecycle) ----------------------------------------------------
+
+/** Expected lifetime of each temporary kind (ms; 0 = none: never stale by age). */
+export interface LifetimesConfig {
+  release: Duration;
+  experiment: Duration;
+  operational: Duration;
+}
+
+export interface LifecycleConfig {
+  enabled: boolean;
+  checkInterval: Duration;
+  defaultKind: FlagKind;
+  lifetimes: LifetimesConfig;
+  /** Stale when not evaluated for this long (needs analytics; 0 = off). */
+  unusedAfter: Duration;
+  /** Stale when every evaluation for this long returned one value and the flag did not change (needs analytics; 0 = off). */
+  rolledOutAfter: Duration;
+  /** Per namespace key (lower case): its own default kind and lifetimes; '' and 0 take the global ones. */
+  namespaces: Record<string, NamespaceLifecycleConfig>;
+}
+
+export interface NamespaceLifecycleConfig {
+  defaultKind: FlagKind | '';
+  lifetimes: LifetimesConfig;
 }

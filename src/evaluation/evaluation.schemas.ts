@@ -6,7 +6,7 @@
  * What the parser reads off a field: `maxLength` marks a key (refused when longer, or holding text no database
  * stores); a list holds messages, at most limits.max_batch_requests of them; `[UNREAD]` fields are only documented.
  */
-import { MAX_KEY_LENGTH } from '../storage/columns';
+import { MAX_KEY_LENGTH } from '../common/validation';
 import { ERROR_REASON_NAMES, LEGACY_REASON_NAMES, REASON_NAMES, RESPONSE_TYPE_NAMES } from '../wire';
 import { message, type Answer, type Parsed, UNREAD } from './message-schema';
 

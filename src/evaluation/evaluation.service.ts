@@ -16,6 +16,7 @@ import {
   EvaluationError, evaluateBoolean, evaluateVariant, flagType, type BooleanOutcome, type EvaluationInput, type Snapshot,
   type VariantOutcome,
 } from '../core';
+import { EvaluationCounts } from '../analytics/evaluation-counts.service';
 import { EvaluationMetrics } from '../metrics/evaluation.metrics';
 import { EvaluationSpans } from '../tracing/evaluation-spans';
 import { ERROR_REASON_NAMES, REASON_NAMES, RESPONSE_TYPE_NAMES } from '../wire';
@@ -56,6 +57,7 @@ export class EvaluationService {
     private readonly metrics: EvaluationMetrics,
     @Inject(CONFIG) config: FlagpoleConfig,
     private readonly spans: EvaluationSpans,
+    private readonly counts: EvaluationCounts,
   ) {
     this.maxBatchRequests = config.limits.maxBatchRequests;
     this.maxBatchNamespaces = config.limits.maxBatchNamespaces;
@@ -82,7 +84,7 @@ export class EvaluationService {
   private answerVariant(snapshot: Snapshot, req: EvaluationRequest, namespace: string, start: number): VariantEvaluationResponse {
     const outcome = this.run(req, evaluateVariant, snapshot);
     const took = performance.now() - start;
-    this.metrics.variant(namespace, outcome, took);
+    this.countVariant(namespace, outcome, took);
     const requestId = req.requestId || randomUUID();
     if (this.spans.on) this.spans.variant(snapshot, req, outcome, requestId, start);
     return variantResponse(outcome, requestId, took, formatPreciseTimestamp(wallClock()));
@@ -91,7 +93,7 @@ export class EvaluationService {
   private answerBoolean(snapshot: Snapshot, req: EvaluationRequest, namespace: string, start: number): BooleanEvaluationResponse {
     const outcome = this.run(req, evaluateBoolean, snapshot);
     const took = performance.now() - start;
-    this.metrics.boolean(namespace, outcome, took);
+    this.countBoolean(namespace, outcome, took);
     const requestId = req.requestId || randomUUID();
     if (this.spans.on) this.spans.boolean(snapshot, req, outcome, requestId, start);
     return booleanResponse(outcome, requestId, took, formatPreciseTimestamp(wallClock()));
@@ -138,12 +140,12 @@ export class EvaluationService {
         results.push(null);
       } else if (kind === 'BOOLEAN') {
         const outcome = this.run(req, evaluateBoolean, snapshot);
-        this.metrics.boolean(namespace, outcome);
+        this.countBoolean(namespace, outcome);
         if (this.spans.on) this.spans.boolean(snapshot, req, outcome, req.requestId || requestId);
         results.push(outcome);
       } else {
         const outcome = this.run(req, evaluateVariant, snapshot);
-        this.metrics.variant(namespace, outcome);
+        this.countVariant(namespace, outcome);
         if (this.spans.on) this.spans.variant(snapshot, req, outcome, req.requestId || requestId);
         results.push(outcome);
       }
@@ -174,12 +176,12 @@ export class EvaluationService {
   evaluateFlag(snapshot: Snapshot, req: EvaluationInput, start?: number): FlagOutcome {
     if (flagType(snapshot, req.flagKey) === 'BOOLEAN') {
       const outcome = this.run(req, evaluateBoolean, snapshot);
-      this.metrics.boolean(snapshot.key, outcome, start === undefined ? undefined : performance.now() - start);
+      this.countBoolean(snapshot.key, outcome, start === undefined ? undefined : performance.now() - start);
       if (this.spans.on) this.spans.boolean(snapshot, req, outcome, '', start);
       return { type: 'BOOLEAN', outcome };
     }
     const outcome = this.run(req, evaluateVariant, snapshot);
-    this.metrics.variant(snapshot.key, outcome, start === undefined ? undefined : performance.now() - start);
+    this.countVariant(snapshot.key, outcome, start === undefined ? undefined : performance.now() - start);
     if (this.spans.on) this.spans.variant(snapshot, req, outcome, '', start);
     return { type: 'VARIANT', outcome };
   }
@@ -194,7 +196,7 @@ export class EvaluationService {
     const snapshot = await this.snapshots.get(namespace);
     const outcome = this.run(req, evaluateVariant, snapshot);
     const took = performance.now() - start;
-    this.metrics.variant(namespace, outcome, took);
+    this.countVariant(namespace, outcome, took);
     const requestId = req.requestId || randomUUID();
     if (this.spans.on) this.spans.variant(snapshot, req, outcome, requestId, start);
     return legacyResponse(req, outcome, requestId, took, formatPreciseTimestamp(wallClock()));
@@ -217,13 +219,27 @@ export class EvaluationService {
     for (const req of items) {
       if (excludeNotFound && !snapshot.flags.has(req.flagKey)) continue;
       const outcome = this.run(req, evaluateVariant, snapshot);
-      this.metrics.variant(namespaceKey, outcome);
+      this.countVariant(namespaceKey, outcome);
       if (this.spans.on) this.spans.variant(snapshot, req, outcome, requestId);
       evaluated.push({ req, outcome });
     }
     const timestamp = formatPreciseTimestamp(wallClock());
     const responses = evaluated.map(({ req, outcome }) => legacyResponse(req, outcome, '', 0, timestamp));
     return { requestId, responses, requestDurationMillis: performance.now() - start };
+  }
+
+  /**
+   * Every successful evaluation passes through one of these two, whatever its route (REST v1 and v2, batch items,
+   * OFREP single and bulk): Prometheus's counters, and analytics' per-minute counts when analytics is on.
+   */
+  private countVariant(namespace: string, outcome: VariantOutcome, ms?: number): void {
+    this.metrics.variant(namespace, outcome, ms);
+    if (this.counts.on) this.counts.variant(namespace, outcome);
+  }
+
+  private countBoolean(namespace: string, outcome: BooleanOutcome, ms?: number): void {
+    this.metrics.boolean(namespace, outcome, ms);
+    if (this.counts.on) this.counts.boolean(namespace, outcome);
   }
 
   /** Runs one evaluation; a failure is counted and becomes a domain error. */

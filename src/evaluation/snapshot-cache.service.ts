@@ -22,7 +22,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
-import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 // p-limit 3 is the last CommonJS major of the library; 4+ are ESM only.
 import pLimit from 'p-limit';
 import type { EntityManager as SqlEntityManager } from '@mikro-orm/knex';
@@ -33,8 +33,8 @@ import { addFlagsPaced, applyDelta, compileSnapshot, compileSnapshotPaced, type 
 import { Database } from '../storage/database.service';
 import { Changes, type NamespaceChange } from '../storage/changes';
 import { flagPages, loadNamespaceSource, loadNamespaceVersion, loadSegments, versionOfRow } from '../storage/evaluation-source';
-import { IN_WRITE_WORKER } from '../write-worker/role';
 import { Tracing } from '../tracing/tracing';
+import { ProcessDuty, type ProcessDutyProvider } from '../common/process-duty';
 
 export const VERSION_POLL_MS = 1000;
 /** Namespaces per query of the version poll. */
@@ -92,8 +92,9 @@ interface Unknown {
   expiresAt: number;
 }
 
+@ProcessDuty()
 @Injectable()
-export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
+export class SnapshotCache implements ProcessDutyProvider, OnModuleDestroy {
   private readonly logger = new Logger('SnapshotCache');
   private readonly entries = new Map<string, Entry>();
   /** Namespaces found not to exist, oldest first (Map order is insertion order). */
@@ -120,9 +121,8 @@ export class SnapshotCache implements OnModuleInit, OnModuleDestroy {
     this.unsubscribe = changes.subscribe('namespace', (ns, change, local) => this.changed(ns, change, local));
   }
 
-  onModuleInit(): void {
-    // The write worker evaluates nothing.
-    if (IN_WRITE_WORKER) return;
+  start(): void {
+    // A process duty: the write worker evaluates nothing.
     this.poller = setInterval(() => void this.pollVersions(), VERSION_POLL_MS);
     this.poller.unref();
   }

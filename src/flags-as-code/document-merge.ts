@@ -15,12 +15,16 @@ export function mergeDocuments(documents: Iterable<NamespaceDocument>, into = ne
     const key = doc.namespace.key;
     if (!described.has(key)) {
       // The first document to describe a namespace gives its name and description (and its place).
-      const first: NamespaceDocument = { ...doc, flags: [], segments: [] };
+      const { schedules: _theirs, ...own } = doc;
+      const first: NamespaceDocument = { ...own, flags: [], segments: [] };
       Object.defineProperty(first, 'at', { get: () => doc.at, enumerable: false, configurable: true });
       into.set(key, first);
       described.add(key);
     }
-    add(into.get(key)!, doc, seen);
+    const merged = into.get(key)!;
+    add(merged, doc, seen);
+    // Each document's schedules name flags of that document, which the merged one holds too.
+    if (doc.schedules) merged.schedules = [...(merged.schedules ?? []), ...doc.schedules];
   }
   return into;
 }

@@ -1,7 +1,7 @@
 /**
  * Where each part of a read document was in its text (the non-enumerable `at` the reader puts on documents, flags,
- * segments, … for later messages), carried across a thread boundary: structured cloning keeps only enumerable
- * properties, so the reading thread sends the places beside the documents, by path, and the receiving thread puts
+ * segments, … for later messages), carried across a process boundary: structured cloning keeps only enumerable
+ * properties, so the reading process sends the places beside the documents, by path, and the server puts
  * them back as they were. Free-form values (metadata, attachments) carry no place and are never walked into.
  */
 import type { NamespaceDocument } from './document';

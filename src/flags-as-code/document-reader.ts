@@ -10,21 +10,22 @@
  * name as its zero value and ignores unknown fields); every document's gates use its own `version` (or the first
  * document's when it has none); metadata and a namespace object are gated as Flipt's schema gates them (1.3, 1.4).
  */
-import { InvalidError } from '../common/errors';
+import { InvalidError, ValidationError } from '../common/errors';
 import { isStorableText, UNSTORABLE_TEXT } from '../common/storable-text';
 import { INT32_MAX, isValidKey, MAX_TEXT_LENGTH } from '../common/validation';
+import { readSteps, SCHEDULE_TYPES, type ScheduleType, type StepInput } from '../schedules/schedule-steps';
 import { validateConstraint } from '../segments/constraint.validation';
-import { MAX_KEY_LENGTH } from '../storage/columns';
+import { MAX_KEY_LENGTH } from '../common/validation';
 import {
-  COMPARISON_TYPES_BY_NAME, FLAG_TYPES_BY_NAME, FlagType, MATCH_TYPES_BY_NAME, MatchType, SEGMENT_OPERATORS_BY_NAME,
-  SegmentOperator,
+  COMPARISON_TYPES_BY_NAME, FLAG_TYPES_BY_NAME, FlagType, MATCH_TYPES_BY_NAME, MatchType, ROLLOUT_TYPE_NAMES, RolloutType,
+  SEGMENT_OPERATORS_BY_NAME, SegmentOperator,
 } from '../wire';
 import {
-  DEFAULT_NAMESPACE, DOCUMENT_VERSIONS, LATEST_DOCUMENT_VERSION, type DocumentConstraint, type DocumentFlag,
-  type DocumentRollout, type DocumentRule, type DocumentSegment, type DocumentVariant, type DocumentVersion,
-  type NamespaceDocument,
+  DEFAULT_NAMESPACE, DOCUMENT_VERSIONS, LATEST_DOCUMENT_VERSION, SCHEDULES_KEY, type DocumentConstraint, type DocumentFlag,
+  type DocumentRollout, type DocumentRule, type DocumentSchedule, type DocumentSegment, type DocumentVariant,
+  type DocumentVersion, type NamespaceDocument,
 } from './document';
-import { carefulTrees, DocumentError, quickTrees, type PathItem, type Tree } from './document-tree';
+import { carefulTrees, DocumentError, formatPath, quickTrees, type PathItem, type Tree } from './document-tree';
 
 export { DocumentError } from './document-tree';
 
@@ -37,6 +38,12 @@ export interface ReadOptions {
   defaultNamespace?: string;
   /** Read carefully even when the quick way would do (tests compare the two). */
   careful?: boolean;
+  /**
+   * Accept Flagpole's `x-flagpole-schedules` (an import), each schedule's steps at most this many
+   * (`schedules.max_steps`). Absent: the key is refused, as where flag state is read-only (declarative storage,
+   * `validate`) and schedules cannot exist.
+   */
+  maxScheduleSteps?: number;
 }
 
 /** Flipt's variant attachments are bounded as the API bounds them (variants.service.ts). */
@@ -172,6 +179,13 @@ class Cursor {
     return value;
   }
 
+  /** Item `i` of the list this cursor points at; undefined when there is none. */
+  item(i: number): Cursor | undefined {
+    if (this.tree.kind(this.node) !== 'seq') return undefined;
+    const node = this.tree.items(this.node)[i];
+    return node === undefined ? undefined : new Cursor(this.tree, node, [...this.path, i]);
+  }
+
   list(name: string): Cursor[] {
     const f = this.field(name);
     if (!f) return [];
@@ -254,7 +268,14 @@ const CONSTRAINT_FIELDS = ['type', 'property', 'operator', 'value', 'description
 function readDocument(tree: Tree, streamVersion: DocumentVersion | undefined, options: ReadOptions): { document: NamespaceDocument; version: DocumentVersion } | null {
   const root = new Cursor(tree, tree.root, []);
   if (root.isNull()) return null; // an empty document (`---` alone)
-  root.map(DOCUMENT_FIELDS);
+  // Flagpole's extension key is named among the fields only where it is read (imports); elsewhere it is refused by name.
+  const maxSteps = options.maxScheduleSteps;
+  const schedules = root.field(SCHEDULES_KEY);
+  if (schedules && maxSteps === undefined) {
+    schedules.fail('scheduled changes are not read here: flag state served from files (storage.type local or git) is read-only, '
+      + 'and has none; remove the key, or import the document into a database-backed Flagpole');
+  }
+  root.map(maxSteps === undefined ? DOCUMENT_FIELDS : [...DOCUMENT_FIELDS, SCHEDULES_KEY]);
   const version = parseVersion(root) ?? streamVersion ?? LATEST_DOCUMENT_VERSION;
 
   const namespace = readNamespace(root, version, options.defaultNamespace ?? DEFAULT_NAMESPACE);
@@ -264,7 +285,9 @@ function readDocument(tree: Tree, streamVersion: DocumentVersion | undefined, op
   const flagCursors = root.list('flags');
   const flags = flagCursors.map((c) => readFlag(c, version));
   unique(flags, flagCursors, 'flag');
-  return { document: located({ namespace, flags, segments }, root), version };
+  const document: NamespaceDocument = { namespace, flags, segments };
+  if (schedules && maxSteps !== undefined) document.schedules = readSchedules(root, flags, maxSteps);
+  return { document: located(document, root), version };
 }
 
 function readNamespace(root: Cursor, version: DocumentVersion, fallback: string): NamespaceDocument['namespace'] {
@@ -412,6 +435,113 @@ function readConstraint(c: Cursor, segmentKey: string): DocumentConstraint {
     if (e instanceof InvalidError) c.fail(e.message);
     throw e;
   }
+}
+
+const SCHEDULE_FIELDS = ['flag', 'type', 'rollout', 'rule', 'description', 'paused', 'steps'];
+const STEP_FIELDS = ['at', 'deadline', 'enabled', 'percentage', 'value', 'distributions'];
+const SHARE_FIELDS = ['variant', 'rollout'];
+
+/**
+ * `x-flagpole-schedules`: each schedule's target must be a flag of this document, and a rollout or rule of that flag
+ * of the kind its type changes, named by rank (ids do not survive an import). Steps are checked by the API's own
+ * function (schedule-steps.ts), its messages placed at the document's line and path.
+ */
+function readSchedules(root: Cursor, flags: readonly DocumentFlag[], maxSteps: number): DocumentSchedule[] {
+  const byKey = new Map(flags.map((f) => [f.key, f]));
+  return root.list(SCHEDULES_KEY).map((c) => readSchedule(c, byKey, maxSteps));
+}
+
+function readSchedule(c: Cursor, flags: Map<string, DocumentFlag>, maxSteps: number): DocumentSchedule {
+  c.map(SCHEDULE_FIELDS);
+  const flagKey = c.string('flag', true);
+  const flag = flags.get(flagKey);
+  if (!flag) return c.field('flag')!.fail(`the document has no flag ${JSON.stringify(flagKey)}`);
+  const type = c.string('type', true) as ScheduleType;
+  if (!SCHEDULE_TYPES.includes(type)) c.field('type')!.fail(`${JSON.stringify(type)} is not one of ${SCHEDULE_TYPES.join(', ')}`);
+  const byRollout = type === 'ROLLOUT_THRESHOLD' || type === 'ROLLOUT_SEGMENT';
+  const byRule = type === 'RULE_DISTRIBUTIONS';
+  if (!byRollout && c.has('rollout')) c.field('rollout')!.fail(`is not used by a ${type} schedule`);
+  if (!byRule && c.has('rule')) c.field('rule')!.fail(`is not used by a ${type} schedule`);
+  const schedule: DocumentSchedule = { flag: flagKey, type, description: text(c, 'description', MAX_TEXT_LENGTH), paused: c.bool('paused'), steps: [] };
+  let rule: DocumentRule | undefined;
+  if (byRollout) {
+    const rank = scheduleRank(c, 'rollout');
+    const rollout = flag.rollouts[rank - 1];
+    if (!rollout) c.field('rollout')!.fail(`flag ${JSON.stringify(flagKey)} has no rollout of rank ${rank} (it has ${flag.rollouts.length})`);
+    const wanted = type === 'ROLLOUT_THRESHOLD' ? RolloutType.THRESHOLD : RolloutType.SEGMENT;
+    const actual = rollout.threshold ? RolloutType.THRESHOLD : RolloutType.SEGMENT;
+    if (actual !== wanted) {
+      c.field('rollout')!.fail(`rollout ${rank} of flag ${JSON.stringify(flagKey)} is a ${ROLLOUT_TYPE_NAMES[actual]} rollout, not ${ROLLOUT_TYPE_NAMES[wanted]}`);
+    }
+    schedule.rolloutIndex = rank - 1;
+  }
+  if (byRule) {
+    const rank = scheduleRank(c, 'rule');
+    const ranked = flag.rules.filter((r) => r.rank === rank);
+    if (ranked.length === 0) c.field('rule')!.fail(`flag ${JSON.stringify(flagKey)} has no rule of rank ${rank}`);
+    if (ranked.length > 1) c.field('rule')!.fail(`flag ${JSON.stringify(flagKey)} has ${ranked.length} rules of rank ${rank}: the rank must name one`);
+    rule = ranked[0];
+    schedule.ruleIndex = flag.rules.indexOf(rule);
+  }
+  try {
+    schedule.steps = readSteps(type, stepInputs(c), maxSteps);
+  } catch (e) {
+    if (!(e instanceof ValidationError)) throw e;
+    failAtField(c, e.field, e.reason);
+  }
+  if (rule) {
+    const shared = new Set(rule.distributions.map((d) => d.variant));
+    schedule.steps.forEach((step, i) => (step.distributions ?? []).forEach((share, j) => {
+      if (!shared.has(share.variantKey)) {
+        failAtField(c, `steps[${i}].distributions[${j}].variantKey`, `rule ${rule!.rank} of flag ${JSON.stringify(flagKey)} has no distribution for variant ${JSON.stringify(share.variantKey)}`);
+      }
+    }));
+  }
+  return located(schedule, c);
+}
+
+function scheduleRank(c: Cursor, name: 'rollout' | 'rule'): number {
+  const rank = c.number(name);
+  if (rank === undefined) return c.fail(`${name} must not be empty (the ${name}'s rank within the flag)`);
+  if (!Number.isInteger(rank) || rank <= 0 || rank > INT32_MAX) c.field(name)!.fail('must be a whole number greater than 0');
+  return rank;
+}
+
+/** The steps as the API's request would carry them: each field, if written, of its type; values left to readSteps. */
+function stepInputs(c: Cursor): StepInput[] | undefined {
+  if (!c.has('steps')) return undefined;
+  return c.list('steps').map((s) => {
+    s.map(STEP_FIELDS);
+    const optional = <T>(name: string, read: () => T): T | undefined => (s.has(name) ? read() : undefined);
+    return {
+      at: optional('at', () => s.string('at')),
+      deadline: optional('deadline', () => s.string('deadline')),
+      enabled: optional('enabled', () => s.bool('enabled')),
+      percentage: s.number('percentage'),
+      value: optional('value', () => s.bool('value')),
+      distributions: optional('distributions', () => s.list('distributions').map((d) => {
+        d.map(SHARE_FIELDS);
+        return { variantKey: d.has('variant') ? d.string('variant') : undefined, rollout: d.number('rollout') };
+      })),
+    };
+  });
+}
+
+/**
+ * Fails at `field` of the API's naming (`steps[1].distributions[0].variantKey`) as written in the document
+ * (`variantKey` is a distribution's `variant` there): at the field when it is written, else at the nearest place that
+ * is, naming what is missing, as the reader's other messages do.
+ */
+function failAtField(schedule: Cursor, field: string, reason: string): never {
+  const parts = [...field.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((m) => (m[2] !== undefined ? Number(m[2]) : m[1] === 'variantKey' ? 'variant' : m[1]));
+  let at = schedule;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    const next = typeof part === 'number' ? at.item(part) : at.field(part);
+    if (!next) return at.fail(`${formatPath(parts.slice(i))} ${reason}`);
+    at = next;
+  }
+  return at.fail(reason);
 }
 
 function finiteThroughout(value: unknown): boolean {

@@ -4,8 +4,10 @@
  * exports. YAML: documents separated by `---`, `version` on the first only. JSON: one compact object per line.
  */
 import { Document, type ToStringOptions } from 'yaml';
+import { formatTimestamp } from '../common/timestamps';
+import type { StoredStep } from '../schedules/schedule-steps';
 import { COMPARISON_TYPE_NAMES, FLAG_TYPE_NAMES, MATCH_TYPE_NAMES, SEGMENT_OPERATOR_NAMES, SegmentOperator } from '../wire';
-import { LATEST_DOCUMENT_VERSION, type DocumentFlag, type DocumentSegment, type NamespaceDocument } from './document';
+import { LATEST_DOCUMENT_VERSION, SCHEDULES_KEY, type DocumentFlag, type DocumentSchedule, type DocumentSegment, type NamespaceDocument } from './document';
 import { byteOrder, sortKeys } from './document-reader';
 
 export type DocumentFormat = 'yaml' | 'json';
@@ -45,7 +47,34 @@ function toPlain(d: NamespaceDocument, first: boolean): Record<string, unknown> 
     namespace,
     flags: d.flags.map(plainFlag),
     segments: d.segments.map(plainSegment),
+    // Flagpole's extension, after Flipt's keys (which Flipt reads, ignoring this one); only when asked for and any are open.
+    [SCHEDULES_KEY]: d.schedules?.map((s) => plainSchedule(s, d.flags.find((f) => f.key === s.flag))),
   });
+}
+
+/** Rollouts and rules by rank as a reader of this text sees them: their positions, since ranks are not written. */
+function plainSchedule(s: DocumentSchedule, flag: DocumentFlag | undefined): Record<string, unknown> {
+  const rule = s.ruleIndex === undefined ? undefined : flag?.rules[s.ruleIndex];
+  return compact({
+    flag: s.flag,
+    type: s.type,
+    rollout: s.rolloutIndex === undefined ? undefined : s.rolloutIndex + 1,
+    rule: rule && rulesInRankOrder(flag!).indexOf(rule) + 1,
+    description: s.description,
+    paused: s.paused || undefined,
+    steps: s.steps.map(plainStep),
+  });
+}
+
+/** A pending step: its times in UTC, and its value as it is (`false` and `0` are values). */
+function plainStep(step: StoredStep): Record<string, unknown> {
+  const out: Record<string, unknown> = { at: formatTimestamp(new Date(step.at)) };
+  if (step.deadline) out.deadline = formatTimestamp(new Date(step.deadline));
+  if (step.enabled !== undefined) out.enabled = step.enabled;
+  if (step.percentage !== undefined) out.percentage = step.percentage;
+  if (step.value !== undefined) out.value = step.value;
+  if (step.distributions) out.distributions = step.distributions.map((d) => ({ variant: d.variantKey, rollout: d.rollout }));
+  return out;
 }
 
 function plainFlag(f: DocumentFlag): Record<string, unknown> {
@@ -63,7 +92,7 @@ function plainFlag(f: DocumentFlag): Record<string, unknown> {
       ...(v.attachment === null ? {} : { attachment: sortKeys(JSON.parse(v.attachment)) }),
     })),
     // Ranks are not written (Flipt's exporter): the order carries them, so it must be rank order (stable for ties).
-    rules: [...f.rules].sort((a, b) => a.rank - b.rank).map((r) => compact({
+    rules: rulesInRankOrder(f).map((r) => compact({
       segment: r.segmentKeys.length === 1 ? r.segmentKeys[0] : { keys: r.segmentKeys, operator: SEGMENT_OPERATOR_NAMES[r.segmentOperator] },
       distributions: r.distributions.map((x) => compact({ variant: x.variant, rollout: x.rollout || undefined })),
     })),
@@ -94,6 +123,11 @@ function plainSegment(s: DocumentSegment): Record<string, unknown> {
     })),
     match_type: MATCH_TYPE_NAMES[s.matchType],
   });
+}
+
+/** A stable sort: rules of equal rank keep their order. */
+function rulesInRankOrder(f: DocumentFlag): DocumentFlag['rules'] {
+  return [...f.rules].sort((a, b) => a.rank - b.rank);
 }
 
 /** Drops undefined, '' and empty lists (Go's `omitempty`). */

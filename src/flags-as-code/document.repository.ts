@@ -26,6 +26,9 @@ import { versionOfRow } from '../storage/evaluation-source';
 import { bool, groupBy, knexOf, num, read, readAll, str, type Row } from '../storage/rows';
 import { RolloutType } from '../wire';
 import type { DocumentFlag, DocumentRollout, DocumentRule, DocumentSegment, NamespaceDocument } from './document';
+import {
+  cancelOpenSchedules, documentSchedules, openSchedulesRead, writeDocumentSchedules, type ScheduleImport, type TargetPlace,
+} from './document-schedules';
 
 const byRow = (row: Row): Row => row;
 
@@ -37,7 +40,7 @@ const CONSISTENT_READ_ATTEMPTS = 5;
  * Its tables are read side by side, each query at its own moment: when the namespace's version moved while they ran
  * (a write landed between them, and the document might hold a rule naming a segment it lacks), they are read again.
  */
-export async function readNamespaceDocument(em: EntityManager, namespaceKey: string): Promise<NamespaceDocument | null> {
+export async function readNamespaceDocument(em: EntityManager, namespaceKey: string, options: ExportOptions = {}): Promise<NamespaceDocument | null> {
   const knex = knexOf(em);
   const version = async () => {
     const [row] = (await knex('namespaces').select('key', 'name', 'description', 'updated_at', 'state_modified_at').where('key', namespaceKey)) as Row[];
@@ -46,20 +49,25 @@ export async function readNamespaceDocument(em: EntityManager, namespaceKey: str
   for (let attempt = 1; ; attempt++) {
     const before = await version();
     if (!before) return null;
-    const doc = await readOnce(knex, namespaceKey, before);
+    const doc = await readOnce(knex, namespaceKey, before, options);
     const after = await version();
     if (!after) return null;
     if (versionOfRow(after) === versionOfRow(before) || attempt >= CONSISTENT_READ_ATTEMPTS) return doc;
   }
 }
 
-async function readOnce(knex: Knex, namespaceKey: string, ns: Row): Promise<NamespaceDocument> {
+export interface ExportOptions {
+  /** Also the namespace's open scheduled changes (`x-flagpole-schedules`, a Flagpole extension). */
+  schedules?: boolean;
+}
+
+async function readOnce(knex: Knex, namespaceKey: string, ns: Row, options: ExportOptions): Promise<NamespaceDocument> {
   const flagIds = () => knex('flags').select('id').where('namespace_key', namespaceKey);
   const ruleIds = () => knex('rules').select('id').whereIn('flag_id', flagIds());
   const rolloutIds = () => knex('rollouts').select('id').whereIn('flag_id', flagIds());
   const creationOrder = [{ column: 'created_at' }, { column: 'id' }];
   const rankOrder = [{ column: 'rank' }, ...creationOrder];
-  const [flags, variants, rules, ruleSegments, distributions, rollouts, rolloutSegments, segments, constraints] = await readAll(knex, [
+  const [flags, variants, rules, ruleSegments, distributions, rollouts, rolloutSegments, segments, constraints, schedules] = await readAll(knex, [
     read(knex('flags').where('namespace_key', namespaceKey).orderBy(creationOrder),
       ['id', 'key', 'name', 'description', 'enabled', 'type', 'default_variant_id', 'metadata']),
     read(knex('variants').whereIn('flag_id', flagIds()).orderBy(creationOrder), ['id', 'flag_id', 'key', 'name', 'description', 'attachment']),
@@ -75,6 +83,7 @@ async function readOnce(knex: Knex, namespaceKey: string, ns: Row): Promise<Name
     read(knex('segments').where('namespace_key', namespaceKey).orderBy(creationOrder), ['id', 'key', 'name', 'description', 'match_type']),
     read(knex('constraints').whereIn('segment_id', knex('segments').select('id').where('namespace_key', namespaceKey)).orderBy(creationOrder),
       ['segment_id', 'type', 'property', 'operator', 'value', 'description']),
+    ...(options.schedules ? [openSchedulesRead(knex, namespaceKey)] : []),
   ]);
 
   const variantsOf = groupBy(variants, 'flag_id', byRow);
@@ -86,7 +95,7 @@ async function readOnce(knex: Knex, namespaceKey: string, ns: Row): Promise<Name
   const constraintsOf = groupBy(constraints, 'segment_id', byRow);
   const keys = (rows: Row[] | undefined) => (rows ?? []).map((r) => str(r.key));
 
-  return {
+  const doc: NamespaceDocument = {
     namespace: { key: str(ns.key), name: str(ns.name), description: str(ns.description) },
     flags: flags.map((f): DocumentFlag => {
       const own = variantsOf.get(str(f.id)) ?? [];
@@ -123,6 +132,16 @@ async function readOnce(knex: Knex, namespaceKey: string, ns: Row): Promise<Name
       })),
     })),
   };
+  if (schedules) {
+    // Each rollout's and rule's place in its flag's lists, which hold them in the order read (rank order).
+    const places = new Map<string, TargetPlace>();
+    const flagKeys = new Map(flags.map((f) => [str(f.id), str(f.key)]));
+    for (const grouped of [rulesOf, rolloutsOf]) {
+      for (const [flagId, list] of grouped) list.forEach((r, index) => places.set(str(r.id), { flagKey: flagKeys.get(flagId) ?? '', index }));
+    }
+    doc.schedules = documentSchedules(schedules, doc.flags, places);
+  }
+  return doc;
 }
 
 /** How many flags and segments the database holds, in all namespaces. */
@@ -146,6 +165,8 @@ export interface ImportOptions {
   drop?: boolean;
   /** An existing namespace takes the document's name and description too (declarative storage mirroring files). */
   renameNamespace?: boolean;
+  /** How the document's scheduled changes are created; a document with some is refused without it. */
+  schedules?: ScheduleImport;
 }
 
 export interface ImportSummary {
@@ -157,6 +178,11 @@ export interface ImportSummary {
   segmentsCreated: number;
   segmentsSkipped: number;
   segmentsDeleted: number;
+  /** Only when the document had `x-flagpole-schedules`: schedules created, and skipped with their flag (skipExisting). */
+  schedulesCreated?: number;
+  schedulesSkipped?: number;
+  /** Only when `drop` cancelled any: the namespace's open schedules, whose flags it deleted. */
+  schedulesCancelled?: number;
 }
 
 /** Rows per INSERT: well inside every driver's limit on bound parameters (SQLite's 32,766 among them). */
@@ -182,7 +208,14 @@ export async function writeNamespaceDocument(
     await em.flush();
   } else {
     if (options.renameNamespace) await em.nativeUpdate(Namespace, { key: ns }, { name: doc.namespace.name, description: doc.namespace.description, updatedAt: t });
-    if (options.drop) Object.assign(summary, await deleteNamespaceState(em, ns));
+    if (options.drop) {
+      Object.assign(summary, await deleteNamespaceState(em, ns));
+      const cancelled = await cancelOpenSchedules(em, knex, ns, t);
+      if (cancelled > 0) summary.schedulesCancelled = cancelled;
+    }
+  }
+  if (doc.schedules && !options.schedules) {
+    throw new InvalidError(`${doc.at ? `${doc.at}: ` : ''}scheduled changes cannot be imported here`);
   }
 
   const takenFlags = await existingKeys(knex, 'flags', ns, doc.flags.map((f) => f.key));
@@ -212,12 +245,18 @@ export async function writeNamespaceDocument(
     }
   }
 
-  const rows = buildRows(ns, flags, segments, segmentIds, t);
+  const targetIds = new Map<DocumentRule | DocumentRollout, string>();
+  const rows = buildRows(ns, flags, segments, segmentIds, t, targetIds);
   for (const [entity, list] of rows) {
     for (let i = 0; i < list.length; i += BATCH) await em.insertMany(entity, list.slice(i, i + BATCH));
   }
   summary.flagsCreated = flags.length;
   summary.segmentsCreated = segments.length;
+  if (doc.schedules && options.schedules) {
+    const written = await writeDocumentSchedules(em, knex, doc, new Set(flags.map((f) => f.key)), targetIds, options.schedules, t);
+    summary.schedulesCreated = written.created;
+    summary.schedulesSkipped = written.skipped;
+  }
   return summary;
 }
 
@@ -238,8 +277,10 @@ function taken(at: string | undefined, noun: string, ns: string, key: string): I
 
 type EntityRows = Array<[Function, Row[]]>;
 
-/** Insert order follows the foreign keys. */
-function buildRows(ns: string, flags: DocumentFlag[], segments: DocumentSegment[], segmentIds: Map<string, string>, t: Date): EntityRows {
+/** Insert order follows the foreign keys. `targetIds` gets the id each rule and rollout is written under. */
+function buildRows(
+  ns: string, flags: DocumentFlag[], segments: DocumentSegment[], segmentIds: Map<string, string>, t: Date, targetIds: Map<DocumentRule | DocumentRollout, string>,
+): EntityRows {
   const id = () => timeOrderedId(t.getTime());
   const times = { createdAt: t, updatedAt: t };
   const segmentRows: Row[] = [];
@@ -266,12 +307,14 @@ function buildRows(ns: string, flags: DocumentFlag[], segments: DocumentSegment[
     for (const v of f.variants) variantRows.push({ id: variantIds.get(v.key), flag, ...v, ...times });
     for (const r of f.rules) {
       const rule = id();
+      targetIds.set(r, rule);
       ruleRows.push({ id: rule, flag, rank: r.rank, segmentOperator: r.segmentOperator, ...times });
       r.segmentKeys.forEach((k, position) => ruleSegmentRows.push({ rule, segment: segmentIds.get(k), position }));
       for (const d of r.distributions) distributionRows.push({ id: id(), rule, variant: variantIds.get(d.variant), rollout: d.rollout, ...times });
     }
     f.rollouts.forEach((r, i) => {
       const rollout = id();
+      targetIds.set(r, rollout);
       const common = { id: rollout, flag, rank: i + 1, description: r.description, ...times };
       if (r.threshold) {
         rolloutRows.push({ ...common, type: RolloutType.THRESHOLD, percentage: r.threshold.percentage, value: r.threshold.value });

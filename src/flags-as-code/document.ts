@@ -4,6 +4,7 @@
  * references by key. Ids, timestamps and tokens are not part of it. Reading (document-reader.ts) and writing
  * (document-writer.ts) translate between this and the text; document.repository.ts between this and the database.
  */
+import type { ScheduleType, StoredStep } from '../schedules/schedule-steps';
 import type { ComparisonType, FlagType, MatchType, SegmentOperator } from '../wire';
 
 /** Versions read; the last is written. */
@@ -82,10 +83,35 @@ export interface DocumentFlag {
   at?: string;
 }
 
+/** The Flagpole extension key holding a namespace's open scheduled changes (Flipt's format has none). */
+export const SCHEDULES_KEY = 'x-flagpole-schedules';
+
+/**
+ * An open scheduled change (docs/flags-as-code.md, Scheduled changes): its target named by the flag's key and the
+ * place of the rollout or rule within the flag, since ids do not survive an import; its steps still to apply. The text
+ * names the rollout or rule by rank (the writer writes ranks as positions); held here as an index into the flag's
+ * lists, which says which one whatever ranks the text gave.
+ */
+export interface DocumentSchedule {
+  flag: string;
+  type: ScheduleType;
+  /** ROLLOUT_THRESHOLD, ROLLOUT_SEGMENT: the rollout's index in the flag's `rollouts`. */
+  rolloutIndex?: number;
+  /** RULE_DISTRIBUTIONS: the rule's index in the flag's `rules`. */
+  ruleIndex?: number;
+  description: string;
+  paused: boolean;
+  /** PENDING steps, times increasing (UTC ISO). */
+  steps: StoredStep[];
+  at?: string;
+}
+
 export interface NamespaceDocument {
   namespace: { key: string; name: string; description: string };
   flags: DocumentFlag[];
   segments: DocumentSegment[];
+  /** Only when the text had `x-flagpole-schedules`, or an export was asked for them: a Flipt document has none. */
+  schedules?: DocumentSchedule[];
   /** Where the document starts in its text; absent for what came from the database. */
   at?: string;
 }

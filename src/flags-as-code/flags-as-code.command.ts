@@ -12,23 +12,22 @@ import { NestFactory } from '@nestjs/core';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
 import { StorageModule } from '../storage/storage.module';
+import { ENTITIES } from '../entities';
 import { buildInfo } from '../meta/build-info';
 import type { NamespaceDocument } from './document';
 import { mergeDocuments } from './document-merge';
-import { readDocuments } from './document-reader';
-import type { ImportSummary } from './document.repository';
+import { readDocuments, type ReadOptions } from './document-reader';
+import type { ExportOptions, ImportSummary } from './document.repository';
 import { writeDocuments, type DocumentFormat } from './document-writer';
-import { DocumentReadingThread } from './document-reading.service';
+import { DocumentReadingProcess } from './document-reading.service';
 import { FlagsAsCodeService } from './flags-as-code.service';
+import { UsageError } from '../common/usage-error';
 
 export const COMMANDS = ['export', 'import'] as const;
 
 const USAGE = `usage:
-  flagpole export [-o FILE] [--namespaces a,b | --all-namespaces] [--sort-by-key] [--address URL [--token TOKEN]] [--config FILE]
+  flagpole export [-o FILE] [--namespaces a,b | --all-namespaces] [--sort-by-key] [--schedules] [--address URL [--token TOKEN]] [--config FILE]
   flagpole import [FILE | --stdin] [--drop] [--skip-existing] [--address URL [--token TOKEN]] [--config FILE]`;
-
-/** A mistake in the command line: the message and the usage, exit status 2. */
-export class UsageError extends Error {}
 
 const OPTIONS = {
   output: { type: 'string', short: 'o' },
@@ -36,6 +35,7 @@ const OPTIONS = {
   namespace: { type: 'string', short: 'n' },
   'all-namespaces': { type: 'boolean' },
   'sort-by-key': { type: 'boolean' },
+  schedules: { type: 'boolean' },
   stdin: { type: 'boolean' },
   drop: { type: 'boolean' },
   'skip-existing': { type: 'boolean' },
@@ -47,7 +47,7 @@ const OPTIONS = {
 
 /** Where documents come from and go to: the database, or a Flagpole over HTTP. */
 interface Store {
-  export(namespaces: readonly string[] | 'all'): Promise<NamespaceDocument[]>;
+  export(namespaces: readonly string[] | 'all', options: ExportOptions): Promise<NamespaceDocument[]>;
   import(documents: NamespaceDocument[], options: { drop: boolean; skipExisting: boolean }): Promise<ImportSummary[]>;
   close(): Promise<void>;
 }
@@ -69,10 +69,11 @@ export async function runFlagsAsCodeCommand(argv: readonly string[], config: Fla
     // served, and never removed, behind the files' back.
     throw new UsageError(`import writes to a database-backed Flagpole only; with storage.type ${config.storage.type}${config.storage.readOnly ? ' (read_only)' : ''} flag state is read-only: change the files instead`);
   }
-  const store = args.values.address ? remoteStore(args.values.address, args.values.token ?? process.env.FLAGPOLE_TOKEN) : await localStore(config);
+  const reading = { maxAliasNodes: config.limits.maxYamlAliasNodes, maxScheduleSteps: config.schedules.maxSteps };
+  const store = args.values.address ? remoteStore(args.values.address, args.values.token ?? process.env.FLAGPOLE_TOKEN, reading) : await localStore(config);
   try {
     if (command === 'export') await runExport(store, args);
-    else await runImport(store, args, config.limits.maxYamlAliasNodes);
+    else await runImport(store, args, reading);
   } finally {
     await store.close();
   }
@@ -106,7 +107,7 @@ async function runExport(store: Store, args: ReturnType<typeof parse>): Promise<
   const listed = values.namespaces ?? values.namespace;
   if (listed !== undefined && values['all-namespaces']) throw new UsageError(`--namespaces and --all-namespaces exclude each other\n${USAGE}`);
   const namespaces = values['all-namespaces'] ? 'all' : (listed ?? 'default').split(',').map((k) => k.trim()).filter(Boolean);
-  let documents = await store.export(namespaces);
+  let documents = await store.export(namespaces, { schedules: values.schedules });
   if (values['sort-by-key'] && namespaces === 'all') documents = [...documents].sort((a, b) => (a.namespace.key < b.namespace.key ? -1 : a.namespace.key > b.namespace.key ? 1 : 0));
   const format: DocumentFormat = values.output?.toLowerCase().endsWith('.json') ? 'json' : 'yaml';
   const text = writeDocuments(documents, format, {
@@ -117,7 +118,10 @@ async function runExport(store: Store, args: ReturnType<typeof parse>): Promise<
   else process.stdout.write(text);
 }
 
-async function runImport(store: Store, args: ReturnType<typeof parse>, maxAliasNodes: number): Promise<void> {
+/** How texts are read: the configured limits (`maxScheduleSteps`: documents may carry scheduled changes). */
+type Reading = Pick<ReadOptions, 'maxAliasNodes' | 'maxScheduleSteps'>;
+
+async function runImport(store: Store, args: ReturnType<typeof parse>, reading: Reading): Promise<void> {
   const { values, positionals } = args;
   if (values.stdin ? positionals.length > 0 : positionals.length !== 1) {
     throw new UsageError(`import reads one FILE, or standard input with --stdin\n${USAGE}`);
@@ -125,7 +129,7 @@ async function runImport(store: Store, args: ReturnType<typeof parse>, maxAliasN
   const source = values.stdin ? 'stdin' : positionals[0];
   const text = values.stdin ? readFileSync(0, 'utf8') : readFileSync(source, 'utf8');
   // Every document is read and checked before anything is written.
-  const documents = readDocuments(text, { source, maxAliasNodes });
+  const documents = readDocuments(text, { source, ...reading });
   const summaries = await store.import(documents, { drop: values.drop === true, skipExisting: values['skip-existing'] === true });
   for (const s of summaries) process.stderr.write(`${describe(s)}\n`);
 }
@@ -134,6 +138,9 @@ function describe(s: ImportSummary): string {
   const parts = [`${s.flagsCreated} flags and ${s.segmentsCreated} segments created`];
   if (s.flagsSkipped || s.segmentsSkipped) parts.push(`${s.flagsSkipped} flags and ${s.segmentsSkipped} segments skipped (already there)`);
   if (s.flagsDeleted || s.segmentsDeleted) parts.push(`${s.flagsDeleted} flags and ${s.segmentsDeleted} segments deleted first (--drop)`);
+  if (s.schedulesCreated) parts.push(`${s.schedulesCreated} scheduled changes created`);
+  if (s.schedulesSkipped) parts.push(`${s.schedulesSkipped} scheduled changes skipped with their flags`);
+  if (s.schedulesCancelled) parts.push(`${s.schedulesCancelled} open scheduled changes cancelled (--drop)`);
   return `namespace ${s.namespaceKey}${s.namespaceCreated ? ' (created)' : ''}: ${parts.join('; ')}`;
 }
 
@@ -141,7 +148,7 @@ function describe(s: ImportSummary): string {
 class CommandModule {
   static forRoot(config: FlagpoleConfig): DynamicModule {
     // The service alone: no routes (and so none of what they need, the audit trail among them).
-    return { module: CommandModule, imports: [StorageModule.forRoot(config.db)], providers: [FlagsAsCodeService, DocumentReadingThread, { provide: CONFIG, useValue: config }] };
+    return { module: CommandModule, imports: [StorageModule.forRoot(config.db, ENTITIES)], providers: [FlagsAsCodeService, DocumentReadingProcess, { provide: CONFIG, useValue: config }] };
   }
 }
 
@@ -151,7 +158,7 @@ async function localStore(config: FlagpoleConfig): Promise<Store> {
   await app.init();
   const service = app.get(FlagsAsCodeService);
   return {
-    export: (namespaces) => service.exportDocuments(namespaces),
+    export: (namespaces, options) => service.exportDocuments(namespaces, options),
     import: (documents, options) => service.importDocuments(documents, options),
     close: () => app.close(),
   };
@@ -161,7 +168,7 @@ async function localStore(config: FlagpoleConfig): Promise<Store> {
  * A Flagpole over HTTP: its export route per namespace (read back as documents), and its import route per namespace
  * (one request, one transaction, each).
  */
-function remoteStore(address: string, token: string | undefined): Store {
+function remoteStore(address: string, token: string | undefined, reading: Reading): Store {
   const base = address.replace(/\/+$/, '');
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   const call = async (method: string, path: string, body?: string): Promise<string> => {
@@ -194,10 +201,11 @@ function remoteStore(address: string, token: string | undefined): Store {
   };
   const ns = (key: string) => `/api/v1/namespaces/${encodeURIComponent(key)}`;
   return {
-    async export(namespaces) {
+    async export(namespaces, options) {
       const keys = namespaces === 'all' ? await allNamespaces() : namespaces;
       const out: NamespaceDocument[] = [];
-      for (const key of keys) out.push(...readDocuments(await call('GET', `${ns(key)}/export?format=json`), { source: `${base} namespace ${key}` }));
+      const query = options.schedules ? 'format=json&schedules=true' : 'format=json';
+      for (const key of keys) out.push(...readDocuments(await call('GET', `${ns(key)}/export?${query}`), { source: `${base} namespace ${key}`, ...reading }));
       return out;
     },
     async import(documents, options) {

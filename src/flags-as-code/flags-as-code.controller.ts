@@ -1,12 +1,13 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Excludable, NamespaceScoped, Needs } from '../auth/auth.decorators';
+import type { AuthenticationRecord } from '../auth/authentication.record';
+import { CurrentAuthentication, Excludable, NamespaceScoped, Needs } from '../auth/auth.decorators';
 import { RequestNamespace } from '../auth/request-namespace.decorator';
 import { attachmentDisposition } from '../common/content-disposition';
 import { TextBody } from '../common/json-body';
 import { Audited } from '../audit/audited.decorator';
-import { PermissionChecker, type PermissionCheck } from '../authorization/permission-check';
+import { PermissionChecker, type PermissionCheck } from '../permissions/permission-check';
 import { ExportQuery, ImportQuery, ImportResponse } from './flags-as-code.dto';
 import { FlagsAsCodeService } from './flags-as-code.service';
 import type { DocumentFormat } from './document-writer';
@@ -32,7 +33,7 @@ export class FlagsAsCodeController {
   async export(
     @RequestNamespace() ns: string, @Query() query: ExportQuery, @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    const { text, format } = await this.service.exportText(ns, query.format ?? 'yaml', query.sortByKey);
+    const { text, format } = await this.service.exportText(ns, query.format ?? 'yaml', query.sortByKey, { schedules: query.schedules });
     reply.header('content-type', `${MEDIA_TYPES[format]}; charset=utf-8`);
     reply.header('content-disposition', attachmentDisposition(`${ns}.features.${format === 'yaml' ? 'yml' : 'json'}`));
     return text;
@@ -55,9 +56,10 @@ export class FlagsAsCodeController {
   @Audited('namespace', 'updated', { payload: importPayload })
   async import(
     @RequestNamespace() ns: string, @Query() query: ImportQuery, @Body() body: unknown, @PermissionChecker() check: PermissionCheck | undefined,
+    @CurrentAuthentication() authentication: AuthenticationRecord | undefined,
   ): Promise<ImportResponse> {
     const [summary] = await this.service.importText(typeof body === 'string' ? body : '', {
-      namespace: ns, skipExisting: query.skipExisting, drop: query.drop, source: 'request body', check,
+      namespace: ns, skipExisting: query.skipExisting, drop: query.drop, source: 'request body', check, authentication,
     });
     return summary ?? emptyImport(ns);
   }
@@ -70,6 +72,8 @@ function importPayload(request: { params: Record<string, string> }, answer: unkn
     import: {
       namespace_created: r.namespaceCreated, flags_created: r.flagsCreated, flags_skipped: r.flagsSkipped, flags_deleted: r.flagsDeleted,
       segments_created: r.segmentsCreated, segments_skipped: r.segmentsSkipped, segments_deleted: r.segmentsDeleted,
+      ...(r.schedulesCreated === undefined ? {} : { schedules_created: r.schedulesCreated, schedules_skipped: r.schedulesSkipped }),
+      ...(r.schedulesCancelled === undefined ? {} : { schedules_cancelled: r.schedulesCancelled }),
     },
   };
 }

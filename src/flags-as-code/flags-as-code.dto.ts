@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { BoolField, StringField } from '../common/dto-fields';
 
 export class ExportQuery {
@@ -7,6 +7,9 @@ export class ExportQuery {
 
   @BoolField({ description: 'Sort flags, segments and variants by key (Flipt\'s `--sort-by-key`)' })
   sortByKey?: boolean;
+
+  @BoolField({ description: 'Also the open scheduled changes, under the Flagpole extension key `x-flagpole-schedules` (Flipt ignores it)' })
+  schedules?: boolean;
 }
 
 export class ImportQuery {
@@ -26,4 +29,8 @@ export class ImportResponse {
   @ApiProperty() segmentsCreated!: number;
   @ApiProperty({ description: 'Segments left as they were (skipExisting)' }) segmentsSkipped!: number;
   @ApiProperty({ description: 'Segments deleted first (drop)' }) segmentsDeleted!: number;
+  @ApiPropertyOptional({ description: 'Only for a document with `x-flagpole-schedules`: scheduled changes created' }) schedulesCreated?: number;
+  @ApiPropertyOptional({ description: 'Only for a document with `x-flagpole-schedules`: scheduled changes of skipped flags, not created (skipExisting)' })
+  schedulesSkipped?: number;
+  @ApiPropertyOptional({ description: 'Only when drop cancelled any: the namespace\'s open scheduled changes, whose flags it deleted' }) schedulesCancelled?: number;
 }

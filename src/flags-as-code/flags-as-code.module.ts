@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { FlagsAsCodeController } from './flags-as-code.controller';
-import { DocumentReadingThread } from './document-reading.service';
+import { DocumentReadingProcess } from './document-reading.service';
 import { FlagsAsCodeService } from './flags-as-code.service';
 
-@Module({ controllers: [FlagsAsCodeController], providers: [FlagsAsCodeService, DocumentReadingThread], exports: [FlagsAsCodeService] })
+@Module({ controllers: [FlagsAsCodeController], providers: [FlagsAsCodeService, DocumentReadingProcess], exports: [FlagsAsCodeService] })
 export class FlagsAsCodeModule {}

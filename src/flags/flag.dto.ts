@@ -3,13 +3,16 @@ import { BoolField, EnumField, ObjectField, StringField } from '../common/dto-fi
 import { SearchableListQuery } from '../common/list.dto';
 import { FLAG_TYPE_NAMES, FLAG_TYPES_BY_NAME, FlagType } from '../wire';
 
-/** The flag list's query: paging, search and order, and two Flagpole filters. */
+/** The flag list's query: paging, search and order, and three Flagpole filters. */
 export class FlagListQuery extends SearchableListQuery {
   @EnumField(FLAG_TYPES_BY_NAME, { description: 'Flagpole addition: only flags of this type' })
   type?: FlagType;
 
   @BoolField({ description: 'Flagpole addition: only enabled (true) or disabled (false) flags' })
   enabled?: boolean;
+
+  @BoolField({ description: 'Flagpole addition: only flags the last lifecycle check found potentially stale (true), or only the others (false)' })
+  stale?: boolean;
 }
 
 export class CreateFlagRequest {
@@ -28,7 +31,7 @@ export class CreateFlagRequest {
   @EnumField(FLAG_TYPES_BY_NAME, { description: 'Default VARIANT_FLAG_TYPE' })
   type?: FlagType;
 
-  @ObjectField({ description: 'Free-form JSON object' })
+  @ObjectField({ description: 'Free-form JSON object; Flagpole reads `flagpole: {kind, archived}` in it (docs/api.md, Flag lifecycle)' })
   metadata?: Record<string, unknown>;
 
   @StringField({ description: 'Legacy routes only' })
@@ -48,7 +51,7 @@ export class UpdateFlagRequest {
   @StringField({ description: 'Id of one of the flag\'s variants; empty clears the default variant' })
   defaultVariantId?: string;
 
-  @ObjectField({ description: 'Absent: unchanged; {}: cleared; object: replaced' })
+  @ObjectField({ description: 'Absent: unchanged; {}: cleared; object: replaced. Flagpole reads `flagpole: {kind, archived}` in it (docs/api.md, Flag lifecycle)' })
   metadata?: Record<string, unknown>;
 
   @StringField({ description: 'Legacy routes only' })

@@ -4,5 +4,5 @@ import { FlagsController } from './flags.controller';
 import { FlagsService } from './flags.service';
 import { VariantsService } from './variants.service';
 
-@Module({ controllers: [FlagsController], providers: [FlagsService, VariantsService, FlagRepository], exports: [FlagRepository] })
+@Module({ controllers: [FlagsController], providers: [FlagsService, VariantsService, FlagRepository], exports: [FlagRepository, FlagsService] })
 export class FlagsModule {}

@@ -4,6 +4,8 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { InvalidError } from '../common/errors';
 import { PageRequest, resolvePage } from '../common/pagination';
 import { maxLength, maxText, requireField, requireKey } from '../common/validation';
+import { staleCondition } from '../storage/stale-filter';
+import { validateLifecycleMetadata } from './lifecycle-metadata';
 import { existing } from '../namespaces/namespace.repository';
 import { now } from '../storage/columns';
 import { Database, inFlag } from '../storage/database.service';
@@ -26,11 +28,12 @@ export class FlagsService {
     return this.db.read(async (em) => toFlagResponse(await this.flags.get(em, namespaceKey, key, true), 'stored'));
   }
 
-  list(namespaceKey: string, req: PageRequest & ListFilter & { type?: FlagType; enabled?: boolean }): Promise<FlagListResponse> {
+  list(namespaceKey: string, req: PageRequest & ListFilter & { type?: FlagType; enabled?: boolean; stale?: boolean }): Promise<FlagListResponse> {
     const page = resolvePage(req, { requireLimit: true });
     const only = { ...(req.type !== undefined ? { type: req.type } : {}), ...(req.enabled !== undefined ? { enabled: req.enabled } : {}) };
+    const stale = req.stale !== undefined ? staleCondition(namespaceKey, req.stale) : undefined;
     return this.db.read(async (em) => {
-      const { items, nextPageToken, totalCount } = await this.flags.list(em, namespaceKey, page, req, only);
+      const { items, nextPageToken, totalCount } = await this.flags.list(em, namespaceKey, page, req, only, stale);
       return { flags: items.map((f) => toFlagResponse(f, 'always')), nextPageToken, totalCount };
     });
   }
@@ -39,6 +42,7 @@ export class FlagsService {
     const key = requireKey('key', req.key);
     const name = maxLength('name', requireField('name', req.name));
     const description = maxText('description', req.description);
+    validateLifecycleMetadata(req.metadata);
     const metadata = req.metadata !== undefined && Object.keys(req.metadata).length > 0 ? JSON.stringify(req.metadata) : null;
     try {
       return await this.db.write(inFlag(namespaceKey, key), async (em, locked) => {
@@ -64,6 +68,7 @@ export class FlagsService {
     requireField('key', key);
     const name = maxLength('name', requireField('name', req.name));
     const description = maxText('description', req.description);
+    validateLifecycleMetadata(req.metadata);
     return this.db.write(inFlag(namespaceKey, key), async (em) => {
       const flag = await this.flags.get(em, namespaceKey, key, true);
       const defaultVariantId = req.defaultVariantId || null;
@@ -77,6 +82,17 @@ export class FlagsService {
       if (req.metadata !== undefined) {
         flag.metadata = Object.keys(req.metadata).length > 0 ? JSON.stringify(req.metadata) : null;
       }
+      flag.updatedAt = now();
+      await em.flush();
+      return toFlagResponse(flag, 'stored');
+    });
+  }
+
+  /** Turns the flag on or off and nothing else (a scheduled change): the other fields stay as stored. */
+  setEnabled(namespaceKey: string, key: string, enabled: boolean): Promise<FlagResponse> {
+    return this.db.write(inFlag(namespaceKey, key), async (em) => {
+      const flag = await this.flags.get(em, namespaceKey, key, true);
+      flag.enabled = enabled;
       flag.updatedAt = now();
       await em.flush();
       return toFlagResponse(flag, 'stored');

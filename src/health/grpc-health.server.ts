@@ -9,21 +9,22 @@
  * are open at once; past it a Watch ends at once with RESOURCE_EXHAUSTED (Check is unaffected).
  */
 import { readFileSync } from 'node:fs';
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig, LogLevel, ServerConfig } from '../config/config.types';
 import { rootLogger } from '../logging/logger';
 import { HealthService } from './health.service';
-import { IN_WRITE_WORKER } from '../write-worker/role';
+import { ProcessDuty, type ProcessDutyProvider } from '../common/process-duty';
 
 /** The overall service name: what a probe asks for when it names none. */
 export const OVERALL = '';
 const SHUTDOWN_WAIT_MS = 1000;
 
+@ProcessDuty()
 @Injectable()
-export class GrpcHealthServer implements OnApplicationBootstrap, OnApplicationShutdown {
+export class GrpcHealthServer implements ProcessDutyProvider, OnApplicationShutdown {
   private readonly logger = new Logger('gRPC');
   private readonly health = new HealthImplementation({ [OVERALL]: 'NOT_SERVING' });
   private status: 'SERVING' | 'NOT_SERVING' = 'NOT_SERVING';
@@ -43,8 +44,7 @@ export class GrpcHealthServer implements OnApplicationBootstrap, OnApplicationSh
     return this.bound;
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    if (IN_WRITE_WORKER) return;
+  async start(): Promise<void> {
     const { host, grpcPort } = this.config.server;
     const server = new grpc.Server(serverOptions(this.config.server));
     this.health.addToServer(cappingWatches(server, this.config.limits.maxGrpcWatchStreams));

@@ -9,13 +9,13 @@
  * The dependency checks run through Terminus every CHECK_INTERVAL_MS and on every `/health` request; listeners (the
  * gRPC server) hear each change of `serving`.
  */
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { HealthCheckService, MikroOrmHealthIndicator, type HealthIndicatorResult } from '@nestjs/terminus';
 import type { AuthenticationRecord } from '../auth/authentication.record';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
 import { dialectOf } from '../storage/dialects';
-import { IN_WRITE_WORKER } from '../write-worker/role';
+import { ProcessDuty, type ProcessDutyProvider } from '../common/process-duty';
 
 export const CHECK_INTERVAL_MS = 5000;
 /** The database check's limit where the dialect table sets none. */
@@ -29,8 +29,9 @@ export interface HealthReport {
   reason: string;
 }
 
+@ProcessDuty()
 @Injectable()
-export class HealthService implements OnApplicationBootstrap, OnModuleDestroy {
+export class HealthService implements ProcessDutyProvider, OnModuleDestroy {
   private readonly logger = new Logger('Health');
   private readonly checks = new Map<string, DependencyCheck>();
   private readonly describers = new Map<string, () => unknown>();
@@ -74,8 +75,7 @@ export class HealthService implements OnApplicationBootstrap, OnModuleDestroy {
     return Object.fromEntries([...this.describers].map(([name, describe]) => [name, describe()]));
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    if (IN_WRITE_WORKER) return;
+  async start(): Promise<void> {
     await this.check();
     this.timer = setInterval(() => void this.check(), CHECK_INTERVAL_MS);
     this.timer.unref();

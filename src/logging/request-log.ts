@@ -3,13 +3,13 @@
  * read, so headers (Authorization, cookies), query strings (OAuth codes and states) and bodies (tokens) never reach
  * the log. Successful health probes and metric scrapes are not logged: they would drown everything else.
  */
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
 import { rootLogger, type Logger } from './logger';
-import { IN_WRITE_WORKER } from '../write-worker/role';
+import { ProcessDuty, type ProcessDutyProvider } from '../common/process-duty';
 
 const QUIET_ROUTES = new Set(['/health', '/health/live', '/health/ready', '/metrics']);
 
@@ -31,8 +31,9 @@ export function requestLogLine(req: FastifyRequest, reply: FastifyReply): { leve
   };
 }
 
+@ProcessDuty()
 @Injectable()
-export class RequestLogger implements OnModuleInit {
+export class RequestLogger implements ProcessDutyProvider {
   private readonly log: Logger;
 
   constructor(
@@ -42,9 +43,8 @@ export class RequestLogger implements OnModuleInit {
     this.log = rootLogger(config.log);
   }
 
-  onModuleInit(): void {
-    // The main thread logs the requests it hands the write worker.
-    if (IN_WRITE_WORKER) return;
+  start(): void {
+    // A process duty: the server logs the requests it hands the write worker.
     const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
     // The level is fixed at start-up: asked once, not on every response.
     const infoEnabled = this.log.isLevelEnabled('info');

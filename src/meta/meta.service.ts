@@ -1,5 +1,6 @@
 /** `/meta/info` and `/meta/config` bodies, shaped as Flipt's (facts §2.5): fields Go leaves out when empty are left out. */
 import { Inject, Injectable } from '@nestjs/common';
+import { analyticsStorage } from '../config/analytics-storage';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
 import { redactConfig, type ConfigView } from '../config/config.redact';
@@ -18,6 +19,8 @@ export interface MetaInfo {
   authentication: { required: boolean };
   storage: { type: string; readOnly?: boolean };
   analytics: { enabled?: boolean };
+  /** Flagpole's: whether flags' lifecycle is checked and its routes mounted (`lifecycle.enabled`). */
+  lifecycle: { enabled?: boolean };
 }
 
 @Injectable()
@@ -40,7 +43,9 @@ export class MetaService {
       authentication: { required: config.authentication.required },
       // Declarative storage is read-only whatever storage.read_only says.
       storage: { type: config.storage.type, ...(config.storage.readOnly || config.storage.type !== 'database' ? { readOnly: true } : {}) },
-      analytics: {},
+      // Go leaves `enabled: false` out.
+      analytics: analyticsStorage(config) ? { enabled: true } : {},
+      lifecycle: config.lifecycle.enabled ? { enabled: true } : {},
     };
     this.view = redactConfig(config);
   }

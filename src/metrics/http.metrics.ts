@@ -3,19 +3,20 @@
  * keys would make every flag its own series) and status, with a latency histogram. Requests that match no route are
  * counted under route `unmatched`.
  */
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { BufferedCounter, type BufferedCounterChild } from './buffered-counter';
 import { BufferedHistogram, type BufferedHistogramChild } from './buffered-histogram';
 import { ChildCache } from './child-cache';
 import { MetricsRegistry } from './metrics.registry';
-import { IN_WRITE_WORKER } from '../write-worker/role';
+import { ProcessDuty, type ProcessDutyProvider } from '../common/process-duty';
 
 const LABELS = ['method', 'route', 'status'] as const;
 
+@ProcessDuty()
 @Injectable()
-export class HttpMetrics implements OnModuleInit {
+export class HttpMetrics implements ProcessDutyProvider {
   private readonly children: ChildCache<{ count: BufferedCounterChild; latency: BufferedHistogramChild }>;
 
   constructor(
@@ -37,9 +38,9 @@ export class HttpMetrics implements OnModuleInit {
     }));
   }
 
-  onModuleInit(): void {
-    // The main thread counts the requests it hands the write worker.
-    if (!this.metrics.enabled || IN_WRITE_WORKER) return;
+  start(): void {
+    // A process duty: the server counts the requests it hands the write worker.
+    if (!this.metrics.enabled) return;
     const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
     fastify.addHook('onResponse', (req, reply, done) => {
       const child = this.children.get(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode);

@@ -7,19 +7,25 @@ import { Inject, Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
-import { IN_WRITE_WORKER } from '../write-worker/role';
 import { metricsTextChunks } from './metrics-text';
+import { ProcessDuty, type ProcessDutyProvider } from '../common/process-duty';
 
+@ProcessDuty()
 @Injectable()
-export class MetricsRegistry {
+export class MetricsRegistry implements ProcessDutyProvider {
   readonly registry = new Registry();
   readonly enabled: boolean;
 
   constructor(@Inject(CONFIG) config: FlagpoleConfig) {
     this.enabled = config.metrics.enabled;
-    // Node's process and runtime metrics (process_*, nodejs_*), as Flipt exposes Go's. Not in the write worker,
-    // whose registry no one scrapes: their event-loop delay monitor would wake its thread every 10 ms.
-    if (this.enabled && !IN_WRITE_WORKER) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /**
+   * Node's process and runtime metrics (process_*, nodejs_*), as Flipt exposes Go's. A process duty: the write worker's
+   * registry is never scraped, and their event-loop delay monitor would wake its thread every 10 ms.
+   */
+  start(): void {
+    if (this.enabled) collectDefaultMetrics({ register: this.registry });
   }
 
   /**

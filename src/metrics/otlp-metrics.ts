@@ -5,17 +5,18 @@
  * serving. The last push happens as the application closes, waiting a bounded time for a receiver that does not
  * answer.
  */
-import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
 import { atMost } from '../tracing/at-most';
-import { IN_WRITE_WORKER } from '../write-worker/role';
 import { MetricsRegistry } from './metrics.registry';
+import { ProcessDuty, type ProcessDutyProvider } from '../common/process-duty';
 
 const SHUTDOWN_WAIT_MS = 2_000;
 
+@ProcessDuty()
 @Injectable()
-export class OtlpMetricsPush implements OnModuleInit, OnApplicationShutdown {
+export class OtlpMetricsPush implements ProcessDutyProvider, OnApplicationShutdown {
   private stop: (() => Promise<void>) | null = null;
 
   constructor(
@@ -23,9 +24,9 @@ export class OtlpMetricsPush implements OnModuleInit, OnApplicationShutdown {
     @Inject(CONFIG) private readonly config: FlagpoleConfig,
   ) {}
 
-  onModuleInit(): void {
+  start(): void {
     const { metrics } = this.config;
-    if (!metrics.enabled || metrics.exporter !== 'otlp' || IN_WRITE_WORKER) return;
+    if (!metrics.enabled || metrics.exporter !== 'otlp') return;
     // Required here, not imported: without the OTLP exporter no start loads the metrics SDK.
     const { startMetricsPush } = require('./otlp-metrics-setup') as typeof import('./otlp-metrics-setup');
     this.stop = startMetricsPush(this.metrics.registry, this.config);

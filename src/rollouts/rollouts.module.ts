@@ -9,5 +9,6 @@ import { RolloutsService } from './rollouts.service';
   imports: [FlagsModule, SegmentsModule],
   controllers: [RolloutsController],
   providers: [RolloutsService, RolloutRepository],
+  exports: [RolloutsService, RolloutRepository],
 })
 export class RolloutsModule {}

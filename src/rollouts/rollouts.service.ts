@@ -80,6 +80,27 @@ export class RolloutsService {
     });
   }
 
+  /**
+   * Sets a threshold rollout's percentage or a segment rollout's value and nothing else (a scheduled change). The
+   * rollout must still be of `flagKey` and of the type the change was made for: else NotFound or Invalid, and nothing
+   * is written.
+   */
+  setRule(namespaceKey: string, flagKey: string, id: string, change: { percentage: number } | { value: boolean }): Promise<RolloutResponse> {
+    const type = 'percentage' in change ? RolloutType.THRESHOLD : RolloutType.SEGMENT;
+    return this.db.write(ofRollout(namespaceKey, id), async (em) => {
+      const rollout = await this.rollouts.get(em, namespaceKey, id);
+      if (rollout.flag.key !== flagKey) throw new NotFoundError(`rollout "${namespaceKey}/${id}" of flag ${JSON.stringify(flagKey)}`);
+      if (rollout.type !== type) {
+        throw new InvalidError(`rollout "${namespaceKey}/${id}" is a ${ROLLOUT_TYPE_NAMES[rollout.type]} rollout, not ${ROLLOUT_TYPE_NAMES[type]}`);
+      }
+      if ('percentage' in change) rollout.percentage = change.percentage;
+      else rollout.value = change.value;
+      rollout.updatedAt = now();
+      await em.flush();
+      return toRolloutResponse(rollout, namespaceKey, flagKey);
+    });
+  }
+
   async order(namespaceKey: string, flagKey: string, rolloutIds: string[] | undefined): Promise<void> {
     requireField('flagKey', flagKey);
     if (!rolloutIds || rolloutIds.length < 2) throw new ValidationError('rolloutIds', 'must contain atleast 2 elements');

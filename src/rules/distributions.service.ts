@@ -7,8 +7,8 @@ import { FlagRepository } from '../flags/flag.repository';
 import { now } from '../storage/columns';
 import { Database, ofRule } from '../storage/database.service';
 import { Distribution } from './distribution.entity';
-import type { DistributionRequest, DistributionResponse } from './rule.dto';
-import { toDistributionResponse } from './rule.mapper';
+import type { DistributionRequest, DistributionResponse, RuleResponse } from './rule.dto';
+import { toDistributionResponse, toRuleResponse } from './rule.mapper';
 import { RuleRepository } from './rule.repository';
 
 interface DistributionInput {
@@ -45,6 +45,27 @@ export class DistributionsService {
       Object.assign(d, { variant, rollout: input.rollout, updatedAt: now() });
       await em.flush();
       return toDistributionResponse(d);
+    });
+  }
+
+  /**
+   * Sets the rollouts of a rule's distributions, named by their variants' keys, in one write (a scheduled change):
+   * the rule must still be of `flagKey` and have a distribution for every key, else NotFound and nothing is written.
+   * Distributions not named keep their rollout. Answers the rule.
+   */
+  setRollouts(namespaceKey: string, flagKey: string, ruleId: string, shares: ReadonlyArray<{ variantKey: string; rollout: number }>): Promise<RuleResponse> {
+    return this.db.write(ofRule(namespaceKey, ruleId), async (em) => {
+      const rule = await this.rules.get(em, namespaceKey, ruleId);
+      if (rule.flag.key !== flagKey) throw new NotFoundError(`rule "${namespaceKey}/${ruleId}" of flag ${JSON.stringify(flagKey)}`);
+      const byVariant = new Map(rule.distributions.getItems().map((d) => [d.variant.key, d]));
+      const t = now();
+      for (const share of shares) {
+        const d = byVariant.get(share.variantKey);
+        if (!d) throw new NotFoundError(`distribution of variant ${JSON.stringify(share.variantKey)} in rule "${namespaceKey}/${ruleId}"`);
+        if (d.rollout !== share.rollout) Object.assign(d, { rollout: share.rollout, updatedAt: t });
+      }
+      await em.flush();
+      return toRuleResponse(rule, namespaceKey, flagKey);
     });
   }
 

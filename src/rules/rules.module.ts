@@ -10,5 +10,6 @@ import { RulesService } from './rules.service';
   imports: [FlagsModule, SegmentsModule],
   controllers: [RulesController],
   providers: [RulesService, DistributionsService, RuleRepository],
+  exports: [DistributionsService, RuleRepository],
 })
 export class RulesModule {}

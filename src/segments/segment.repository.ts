@@ -4,10 +4,9 @@
  */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from '@mikro-orm/core';
-import { RolloutSegment } from '../rollouts/rollout-segment.entity';
-import { RuleSegment } from '../rules/rule-segment.entity';
 import { KeyedInNamespace } from '../storage/keyed-in-namespace';
 import { namespacedRef } from '../storage/lookup';
+import { segmentInUse } from '../storage/segment-references';
 import { Constraint } from './constraint.entity';
 import { Segment } from './segment.entity';
 
@@ -32,7 +31,7 @@ export class SegmentRepository extends KeyedInNamespace<Segment> {
 
   /** Whether a rule or a rollout names the segment (their references keep it from being deleted). */
   async inUse(em: EntityManager, segment: Segment): Promise<boolean> {
-    return (await em.count(RuleSegment, { segment })) + (await em.count(RolloutSegment, { segment })) > 0;
+    return segmentInUse(em, segment.id);
   }
 
   async delete(em: EntityManager, segment: Segment): Promise<void> {

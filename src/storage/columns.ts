@@ -32,7 +32,6 @@ export const TEXT = () => ({ type: LongTextType }) as const;
  * timestamp of every entity the write had loaded (an UPDATE per loaded row). The column is the same.
  */
 export const TIMESTAMP = () => ({ type: DateTimeType, length: 3 }) as const;
-export const MAX_KEY_LENGTH = 255;
 
 let last = 0;
 /**

@@ -65,6 +65,12 @@ export interface Dialect {
    * busy database, not an unreachable one (under issue 38's attacks on 2 cores it waited up to 1.7 s).
    */
   healthTimeoutMs?: number;
+  /**
+   * What an upsert sets a counter column to so that a row that exists already gets the new count added to its own
+   * (analytics: instances flushing the same minute into one database sum exactly). knex writes the surrounding
+   * `on conflict (…) do update set` (SQLite, PostgreSQL) or `on duplicate key update` (MySQL).
+   */
+  addedCount(table: string, column: string): string;
 }
 
 /** The knex configuration's key naming the dialect table's entry (ormOptions sets it; rows.ts's dialectOfKnex reads it). */
@@ -76,6 +82,10 @@ export const SQLITE_MAX_TEXT_BYTES = 256 * 1024 * 1024;
 export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
 const PG_LOCK = { acquire: 'select pg_advisory_xact_lock(727274321)' };
+/** The conflicting row is `excluded` (SQLite, PostgreSQL) or `values(column)` (MySQL, MariaDB). */
+const addedFromExcluded = (table: string, column: string) => `"${table}"."${column}" + excluded."${column}"`;
+const addedFromValues = (_table: string, column: string) => `\`${column}\` + values(\`${column}\`)`;
+
 const MYSQL_LOCK = { acquire: "select get_lock('flagpole_migrations', 300)", release: "select release_lock('flagpole_migrations')" };
 
 /** MySQL compares keys case-insensitively and drops milliseconds unless told otherwise. */
@@ -86,6 +96,7 @@ export const DIALECTS: readonly Dialect[] = [
     name: 'sqlite',
     schemes: ['file', 'sqlite', 'sqlite3'],
     migrations: 'sqlite',
+    addedCount: addedFromExcluded,
     rowLocks: false,
     // Deletes nothing; as a write, it takes the file's write lock.
     writeLockFirst: 'delete from namespaces where 0',
@@ -118,6 +129,7 @@ export const DIALECTS: readonly Dialect[] = [
     name: 'postgres',
     schemes: ['postgres', 'postgresql', 'pgx'],
     migrations: 'postgres',
+    addedCount: addedFromExcluded,
     testUrlEnv: 'FLAGPOLE_TEST_POSTGRES_URL',
     migrationLock: PG_LOCK,
     listIsolation: IsolationLevel.REPEATABLE_READ,
@@ -129,12 +141,14 @@ export const DIALECTS: readonly Dialect[] = [
     name: 'cockroach',
     schemes: ['cockroach', 'cockroachdb'],
     migrations: 'postgres',
+    addedCount: addedFromExcluded,
     orm: (url) => ({ driver: require('@mikro-orm/postgresql').PostgreSqlDriver, clientUrl: withScheme(url, 'postgresql') }),
   },
   {
     name: 'mysql',
     schemes: ['mysql'],
     migrations: 'mysql',
+    addedCount: addedFromValues,
     testUrlEnv: 'FLAGPOLE_TEST_MYSQL_URL',
     migrationLock: MYSQL_LOCK,
     transactionalDdl: false,
@@ -145,6 +159,7 @@ export const DIALECTS: readonly Dialect[] = [
     name: 'mariadb',
     schemes: ['mariadb'],
     migrations: 'mysql',
+    addedCount: addedFromValues,
     migrationLock: MYSQL_LOCK,
     transactionalDdl: false,
     listIsolation: IsolationLevel.REPEATABLE_READ,

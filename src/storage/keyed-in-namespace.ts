@@ -32,10 +32,14 @@ export abstract class KeyedInNamespace<T extends { key: string }> {
 
   /**
    * A page of the namespace's rows with their children: oldest first, or as `filter` searches and sorts them
-   * (storage/list-filter.ts); `only` narrows them further (a flag's type).
+   * (storage/list-filter.ts); `only` narrows them further (a flag's type), and so does `condition`, a condition made
+   * afresh for each query (one holding raw SQL: a flag's lifecycle state).
    */
-  list(em: EntityManager, namespaceKey: string, page: Page, filter: ListFilter = {}, only: Partial<Record<keyof T, unknown>> = {}): Promise<PagedList<T>> {
-    const where = () => filtered({ ...only, ...(this.where(namespaceKey) as object) } as FilterQuery<T>, filter);
+  list(
+    em: EntityManager, namespaceKey: string, page: Page, filter: ListFilter = {}, only: Partial<Record<keyof T, unknown>> = {},
+    condition?: () => Record<string, unknown>,
+  ): Promise<PagedList<T>> {
+    const where = () => filtered({ ...only, ...(this.where(namespaceKey) as object), ...condition?.() } as FilterQuery<T>, filter);
     return pagedList(em, this.entity, where, page, sortOrder(filter.sort, CREATION_ORDER), [this.children]);
   }
 

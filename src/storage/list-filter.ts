@@ -9,16 +9,8 @@
  */
 import { raw, type FilterQuery } from '@mikro-orm/core';
 import { ValidationError } from '../common/errors';
+import { MAX_SEARCH_LENGTH, SORT_VALUES, type SortField } from '../common/list.dto';
 import type { ListOrder } from './paged-list';
-
-export const SORT_FIELDS = ['key', 'name', 'createdAt', 'updatedAt'] as const;
-export type SortField = (typeof SORT_FIELDS)[number];
-
-/** Every accepted spelling of `sort`: each field, ascending or (`-`) descending. */
-export const SORT_VALUES: readonly string[] = SORT_FIELDS.flatMap((f) => [f, `-${f}`]);
-
-/** Longest `search` text: it becomes a LIKE pattern, and nobody types more. */
-export const MAX_SEARCH_LENGTH = 200;
 
 /** The columns `search` looks in. */
 const SEARCHED = ['key', 'name', 'description'] as const;

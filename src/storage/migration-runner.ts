@@ -5,7 +5,6 @@ import type { EntityManager as SqlEntityManager } from '@mikro-orm/knex';
 import { dialectOf, migrationsPath } from './dialects';
 import { hasPendingMigrations } from './migration-files';
 import type { DatabaseSettings } from './orm-options';
-import { IN_WRITE_WORKER } from '../write-worker/role';
 
 export const DATABASE_SETTINGS = Symbol('DATABASE_SETTINGS');
 
@@ -52,8 +51,7 @@ export class MigrationRunner implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    // The main thread migrated before it started the write worker.
-    if (IN_WRITE_WORKER) return;
+    // The write worker, started after the server migrated, finds nothing pending (one read of the migrations table).
     const applied = await migrate(this.orm, this.db.url);
     if (applied.length) this.logger.log(`applied migrations: ${applied.join(', ')}`);
   }

@@ -1,22 +1,6 @@
-import type { Options } from '@mikro-orm/core';
-import { Authentication } from '../auth/authentication.entity';
-import { OperationLock } from '../auth/operation-lock.entity';
-import { Flag } from '../flags/flag.entity';
-import { Variant } from '../flags/variant.entity';
-import { Namespace } from '../namespaces/namespace.entity';
-import { RolloutSegment } from '../rollouts/rollout-segment.entity';
-import { Rollout } from '../rollouts/rollout.entity';
-import { Distribution } from '../rules/distribution.entity';
-import { RuleSegment } from '../rules/rule-segment.entity';
-import { Rule } from '../rules/rule.entity';
-import { Constraint } from '../segments/constraint.entity';
-import { Segment } from '../segments/segment.entity';
+import type { EntityClass, Options } from '@mikro-orm/core';
 import { dialectOf, KNEX_DIALECT_KEY, migrationsPath } from './dialects';
 import { MIGRATIONS_TABLE } from './migration-files';
-import { AuditRecord } from '../audit/audit-record.entity';
-
-export const ENTITIES = [Namespace, Flag, Variant, Segment, Constraint, Rule, RuleSegment, Distribution, Rollout, RolloutSegment,
-  Authentication, OperationLock, AuditRecord];
 
 export const ACQUIRE_TIMEOUT_MS = 10_000;
 
@@ -27,7 +11,12 @@ export interface DatabaseSettings {
   connMaxLifetime?: number;
 }
 
-export function ormOptions(db: DatabaseSettings): Options {
+/**
+ * MikroORM's options for this database. `entities`: the application's entity classes (src/entities.ts, which the
+ * app's assembly hands to StorageModule); storage itself names none. Without them (`flagpole migrate`, which runs
+ * migration files only) MikroORM starts with no metadata.
+ */
+export function ormOptions(db: DatabaseSettings, entities: readonly EntityClass<object>[] = []): Options {
   const dialect = dialectOf(db.url);
   const base = dialect.orm(db.url);
   const pool = base.pool ?? {
@@ -43,7 +32,7 @@ export function ormOptions(db: DatabaseSettings): Options {
     pool,
     // Merged into knex's configuration by MikroORM: readers tell the dialect from it (rows.ts, dialectOfKnex).
     driverOptions: { ...base.driverOptions, [KNEX_DIALECT_KEY]: dialect.name },
-    entities: ENTITIES,
+    entities: [...entities],
     allowGlobalContext: false,
     forceUtcTimezone: true,
     debug: false,
@@ -63,6 +52,6 @@ export function ormOptions(db: DatabaseSettings): Options {
       silent: true,
     },
     // No DEFAULTs from initialisers: services always write every column, and MySQL 8 refuses DEFAULT on TEXT.
-    discovery: { warnWhenNoEntities: true, inferDefaultValues: false },
+    discovery: { warnWhenNoEntities: entities.length > 0, inferDefaultValues: false },
   };
 }

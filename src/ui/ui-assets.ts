@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { CONTENT_SECURITY_POLICY } from '../common/security-headers';
 
 /**
  * dist/web under the package root: this file runs as src/ui/ui-assets.ts (ts-node, Jest) or dist/ui/ui-assets.js
@@ -21,20 +22,6 @@ export const BUILT_UI_DIR = resolve(__dirname, '..', '..', 'dist', 'web');
 
 /** Vite names assets by content hash, so they never change under their name; index.html must always be asked again. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-
-/**
- * What the page may load: its own scripts and styles (React sets inline `style` attributes), API calls to its own
- * origin, avatars from OIDC/GitHub profiles (any https image), and no framing by other sites.
- */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "img-src 'self' data: https:",
-  "style-src 'self' 'unsafe-inline'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "object-src 'none'",
-].join('; ');
 
 export function uiIsBuilt(root: string = BUILT_UI_DIR): boolean {
   return existsSync(join(root, 'index.html'));

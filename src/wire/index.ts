@@ -16,5 +16,6 @@ export {
   CONSTRAINT_COMPARISON_TYPE_NAMES,
 } from './comparison-type';
 export { Method } from './auth-method';
+export { FLAG_KINDS, type FlagKind } from './flag-kinds';
 export { ERROR_REASON_NAMES, LEGACY_REASON_NAMES, REASON_NAMES, RESPONSE_TYPE_NAMES, type Reason } from './reasons';
 export { camelToSnake, jsonField, jsonFieldName, snakeToCamel } from './json-fields';

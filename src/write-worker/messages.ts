@@ -1,4 +1,4 @@
-/** The messages between the main thread and the write worker (write-worker.service.ts, write-worker.thread.ts). */
+/** The messages between the main thread and the write worker (write-worker.service.ts, src/write-worker.main.ts). */
 
 /** A write the main thread received, as the worker's Fastify injects it. */
 export interface WriteRequest {

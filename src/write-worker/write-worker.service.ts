@@ -1,5 +1,5 @@
 /**
- * The main thread's side of `server.write_worker`: starts the write worker (write-worker.thread.ts) before the
+ * The main thread's side of `server.write_worker`: starts the write worker (src/write-worker.main.ts) before the
  * server listens, hands it the REST API's writes (role.ts says which) and answers each with the worker's answer.
  * What a write changed reaches this thread before its answer does (one message port keeps their order): the delta
  * is published on this thread's `Changes` as a local change, so evaluations here read the write back as soon as it
@@ -116,7 +116,7 @@ export class WriteWorker implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   private async start(): Promise<void> {
-    const script = join(__dirname, 'write-worker.thread.js');
+    const script = join(__dirname, '..', 'write-worker.main.js');
     // Under ts-jest the sources run as TypeScript, which a worker thread cannot load: the write worker runs from
     // the built server (dist/) only.
     if (!existsSync(script)) throw new Error(`server.write_worker: ${script} is missing (the write worker runs from the built server, dist/)`);

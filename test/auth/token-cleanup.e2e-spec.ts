@@ -49,7 +49,9 @@ describe('token cleanup', () => {
       .map((l) => /^cleanup of expired METHOD_TOKEN authentications: (\d+) deleted$/.exec(l.M ?? '')?.[1])
       .filter((n): n is string => n !== undefined)
       .map(Number);
-    expect(counts.length).toBeGreaterThan(2);
+    // Rounds that delete nothing say nothing; those that deleted say how many, two in all.
+    expect(counts.length).toBeGreaterThan(0);
+    expect(counts.every((n) => n > 0)).toBe(true);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(2);
   });
 

@@ -36,13 +36,14 @@ interface Tree {
   boolFlag: string;
   rolloutIds: string[];
   tokenId: string;
+  scheduleId: string;
 }
 
 /** Objects no namespace holds, for allowed writes. */
 const GHOST_ID = '00000000-0000-4000-8000-00000000dead';
 const GHOST: Partial<Tree> = {
   flag: 'ghost', boolFlag: 'ghost', segment: 'ghost', variantIds: [GHOST_ID, GHOST_ID], constraintId: GHOST_ID, ruleIds: [GHOST_ID, GHOST_ID],
-  distributionId: GHOST_ID, rolloutIds: [GHOST_ID, GHOST_ID], tokenId: GHOST_ID,
+  distributionId: GHOST_ID, rolloutIds: [GHOST_ID, GHOST_ID], tokenId: GHOST_ID, scheduleId: GHOST_ID,
 };
 
 interface Outcome {
@@ -80,6 +81,8 @@ const BODIES: Record<string, (t: Tree, n: number) => unknown> = {
   'POST flags/{flagKey}/rollouts': () => ({ rank: 3, threshold: { percentage: 10, value: true } }),
   'PUT flags/{flagKey}/rollouts/{id}': (_t, n) => ({ rank: 1, description: `changed-${n}`, threshold: { percentage: 1 + (n % 40), value: false } }),
   'PUT flags/{flagKey}/rollouts/order': (t) => ({ rolloutIds: [...t.rolloutIds].reverse() }),
+  'POST flags/{flagKey}/schedules': () => ({ type: 'FLAG_ENABLED', steps: [{ at: '2100-01-01T00:00:00Z', enabled: true }] }),
+  'PUT flags/{flagKey}/schedules/{id}': (_t, n) => ({ description: `changed-${n}`, steps: [{ at: '2100-01-02T00:00:00Z', enabled: false }] }),
   'POST segments': (_t, n) => ({ key: `new-${n}`, name: 'new', matchType: 'ALL_MATCH_TYPE' }),
   'PUT segments/{key}': (_t, n) => ({ name: `changed-${n}`, description: `changed-${n}`, matchType: 'ANY_MATCH_TYPE' }),
   'POST segments/{segmentKey}/constraints': (_t, n) => ({ type: 'STRING_COMPARISON_TYPE', property: 'p', operator: 'eq', value: `new-${n}` }),
@@ -117,6 +120,8 @@ function fillPath(template: string, ns: string | null, t: Tree): string {
           return t.rolloutIds[0];
         case 'tokens':
           return t.tokenId;
+        case 'schedules':
+          return t.scheduleId;
       }
       throw new Error(`route-matrix: no value for {${param}} of ${template}; teach fillPath`);
     })
@@ -259,19 +264,20 @@ describe('authorization route matrix (example policy)', () => {
 
   /**
    * What a write to `namespace` (or, on token routes, to the tokens) could change: the namespace list (names,
-   * descriptions, new and deleted namespaces) and the namespace's whole contents, or the token list.
+   * descriptions, new and deleted namespaces) and the namespace's whole contents with its schedules, or the token list.
    */
   async function world(namespace: string | null, onTokens: boolean): Promise<unknown> {
-    const [namespaces, contents, tokenList] = await Promise.all([
+    const [namespaces, contents, schedules, tokenList] = await Promise.all([
       pages('/api/v1/namespaces', 'namespaces'),
       namespace && !onTokens ? admin.get(`${N(namespace)}/export?format=json&sortByKey=true`).then((r) => `${r.status} ${r.text}`) : null,
+      namespace && !onTokens ? admin.get(`${N(namespace)}/schedules`).then((r) => `${r.status} ${r.text}`) : null,
       onTokens ? pages('/auth/v1/tokens', 'authentications').then((list) => list.map((a) => ({ id: a.id, expiresAt: a.expiresAt, metadata: a.metadata }))) : null,
     ]);
-    return { namespaces, contents, tokens: tokenList };
+    return { namespaces, contents, schedules, tokens: tokenList };
   }
 
   beforeAll(async () => {
-    fp = await startAuthorized(undefined, { FLAGPOLE_AUDIT_STORAGE_ENABLED: 'true', FLAGPOLE_METRICS_REQUIRE_AUTHENTICATION: 'true' });
+    fp = await startAuthorized(undefined, { FLAGPOLE_AUDIT_STORAGE_ENABLED: 'true', FLAGPOLE_METRICS_REQUIRE_AUTHENTICATION: 'true', FLAGPOLE_ANALYTICS_ENABLED: 'true' });
     admin = fp.admin;
     const doc = await ok(admin.get('/docs-json'), 'OpenAPI document');
     swaggerRoutes = Object.entries<Record<string, unknown>>(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
@@ -283,7 +289,8 @@ describe('authorization route matrix (example policy)', () => {
       await ok(admin.post(`${N(ns)}/segments`, { key: 's2', name: 's2', matchType: 'ANY_MATCH_TYPE' }), 'segment s2');
       const flag = await flagTree(ns, 'f', 's', 's2');
       const bool = await boolTree(ns, 'b', 's');
-      fixtures.set(ns, { ...seg, segment2: 's2', ...flag, ...bool, tokenId: victim.id });
+      const schedule = await ok(admin.post(`${N(ns)}/flags/f/schedules`, { type: 'FLAG_ENABLED', steps: [{ at: '2100-01-01T00:00:00Z', enabled: false }] }), 'schedule');
+      fixtures.set(ns, { ...seg, segment2: 's2', ...flag, ...bool, tokenId: victim.id, scheduleId: schedule.id });
     }
   });
   afterAll(() => fp?.close());

@@ -102,6 +102,19 @@ export const ROUTE_TABLE: Readonly<Record<string, Need>> = Object.fromEntries<Ne
   ['PUT /api/v1/namespaces/{namespaceKey}/flags/{flagKey}/rollouts/{id}', on('flag')('PUT')],
   ['DELETE /api/v1/namespaces/{namespaceKey}/flags/{flagKey}/rollouts/{id}', on('flag')('DELETE')],
   ['PUT /api/v1/namespaces/{namespaceKey}/flags/{flagKey}/rollouts/order', on('flag')('PUT')],
+  // Flag lifecycle (Flagpole's): reading flags.
+  ['GET /api/v1/namespaces/{namespaceKey}/flags/{key}/lifecycle', on('flag')('GET')],
+  ['GET /api/v1/namespaces/{namespaceKey}/flag-health', on('flag')('GET')],
+  // Scheduled changes (Flagpole's): reading needs `read` on flag; making, editing or cancelling one needs what its
+  // changes need, `update` on flag, whatever the HTTP method.
+  ['GET /api/v1/namespaces/{namespaceKey}/schedules', on('flag')('GET')],
+  ['GET /api/v1/namespaces/{namespaceKey}/flags/{flagKey}/schedules', on('flag')('GET')],
+  ['GET /api/v1/namespaces/{namespaceKey}/flags/{flagKey}/schedules/{id}', on('flag')('GET')],
+  ['POST /api/v1/namespaces/{namespaceKey}/flags/{flagKey}/schedules', on('flag')('PUT')],
+  ['PUT /api/v1/namespaces/{namespaceKey}/flags/{flagKey}/schedules/{id}', on('flag')('PUT')],
+  ['POST /api/v1/namespaces/{namespaceKey}/flags/{flagKey}/schedules/{id}/pause', on('flag')('PUT')],
+  ['POST /api/v1/namespaces/{namespaceKey}/flags/{flagKey}/schedules/{id}/resume', on('flag')('PUT')],
+  ['DELETE /api/v1/namespaces/{namespaceKey}/flags/{flagKey}/schedules/{id}', on('flag')('PUT')],
 
   // Flags as code: an export reads flags and segments; an import may create, change and delete both.
   ['GET /api/v1/namespaces/{namespaceKey}/export', { needs: [{ resource: 'flag', action: 'read' }, { resource: 'segment', action: 'read' }], namespace: 'path' }],
@@ -126,6 +139,10 @@ export const ROUTE_TABLE: Readonly<Record<string, Need>> = Object.fromEntries<Ne
   ['POST /ofrep/v1/evaluate/flags/{key}', readNamespace],
   ['POST /ofrep/v1/evaluate/flags', readNamespace],
   ['GET /ofrep/v1/_stream/{namespaceKey}/events', readNamespace],
+
+  // Analytics (the matrix's server has it on): evaluation counts are read on the flags they count.
+  ['GET /internal/v1/analytics/namespaces/{namespaceKey}/flags/{flagKey}', on('flag')('GET')],
+  ['POST /internal/v1/analytics/namespaces/{namespaceKey}/flags', { needs: [{ resource: 'flag', action: 'read' }], namespace: 'path' }],
 ]);
 
 /** Login flows: public, and mounted only when their method is enabled (they are not on the server of the matrix). */

@@ -163,6 +163,17 @@ onSqlite('the write worker (server.write_worker)', () => {
     expect(metrics).not.toMatch(/^flagpole_audit_events_dropped_total\{/m);
   });
 
+  it('starts the process duties on the main thread only: a write the worker ran is logged once, by the main thread', async () => {
+    // The request log is a process duty (common/process-duty.ts): the server's assembly starts it, the worker's leaves
+    // it out. Started in both, each write would be logged twice; in neither, never.
+    expect((await api.post('/api/v1/namespaces/default/flags', { key: 'logged-once', name: 'Logged once', type: 'BOOLEAN_FLAG_TYPE' })).status).toBe(200);
+    expect((await api.put('/api/v1/namespaces/default/flags/logged-once', { name: 'Logged once', type: 'BOOLEAN_FLAG_TYPE', enabled: true })).status).toBe(200);
+    const logged = () => fp.lines.filter((l) => l.M.startsWith('PUT /api/v1/namespaces/default/flags/logged-once 200 '));
+    for (const until = Date.now() + 5_000; logged().length === 0 && Date.now() < until;) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 500)); // time for a second line, were there one
+    expect(logged()).toHaveLength(1);
+  });
+
   it('writes on both threads at once: the worker\'s flag writes and the main thread\'s token writes all succeed', async () => {
     // Two SQLite connections on one file (WAL): each waits for the other's write lock, none fails.
     const flags = Array.from({ length: 40 }, (_, i) => api.post('/api/v1/namespaces/default/flags', { key: `busy-${i}`, name: `busy ${i}`, enabled: true }));

@@ -5,7 +5,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONTENT_SECURITY_POLICY } from '../../src/ui/ui-assets';
+import { CONTENT_SECURITY_POLICY } from '../../src/common/security-headers';
 import { BOOTSTRAP, getWithoutRedirect, setCookies, TOKEN_REQUIRED } from '../auth/support';
 import { startFakeGithub, type FakeGithub } from '../auth/support/fake-github';
 import { client, http, RunningFlagpole, startFlagpole } from '../support/flagpole';

@@ -11,6 +11,7 @@ import type { EntityManager as SqlEntityManager, Knex } from '@mikro-orm/knex';
 import { dialectOf, migrationsPath } from '../../src/storage/dialects';
 import { hasPendingMigrations, migrationNames, MIGRATIONS_TABLE } from '../../src/storage/migration-files';
 import { migrate } from '../../src/storage/migration-runner';
+import { ENTITIES } from '../../src/entities';
 import { ormOptions } from '../../src/storage/orm-options';
 import { dropDatabase, freshDatabaseUrl } from '../support/databases';
 
@@ -24,7 +25,7 @@ describe('pending migrations, checked without the Migrator', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'flagpole-migrations-'));
     url = await freshDatabaseUrl(dir);
-    orm = await MikroORM.init(ormOptions({ url }));
+    orm = await MikroORM.init(ormOptions({ url }, ENTITIES));
     knex = (orm.em as SqlEntityManager).getKnex();
     folder = migrationsPath(dialectOf(url));
   });

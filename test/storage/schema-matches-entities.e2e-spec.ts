@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
 import { migrate } from '../../src/storage/migration-runner';
+import { ENTITIES } from '../../src/entities';
 import { ormOptions } from '../../src/storage/orm-options';
 import { dropDatabase, freshDatabaseUrl, TEST_DIALECT } from '../support/databases';
 
@@ -18,7 +19,7 @@ describe(`a migrated database has the schema the entities describe (${TEST_DIALE
   (TEST_DIALECT === 'mysql' ? it.skip : it)('no schema change between the migrations and the entities', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'flagpole-schema-'));
     const url = await freshDatabaseUrl(dir);
-    const orm = await MikroORM.init(ormOptions({ url }));
+    const orm = await MikroORM.init(ormOptions({ url }, ENTITIES));
     try {
       await migrate(orm, url);
       const sql = await orm.getSchemaGenerator().getUpdateSchemaSQL({ wrap: false, dropTables: false });

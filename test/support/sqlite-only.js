@@ -19,6 +19,8 @@ const SQLITE_ONLY = [
   'test/authorization/method-bindings.e2e-spec.ts',
   'test/authorization/policy-reload.e2e-spec.ts',
   'test/authorization/route-matrix.e2e-spec.ts',
+  // who may read flags' lifecycle: decisions above storage (what the routes read is tested on every dialect)
+  'test/lifecycle/lifecycle-access.e2e-spec.ts',
   // real clients and wire details over the in-memory snapshots (loading them is tested on every dialect)
   'test/evaluation/clients-flipt-sdk.e2e-spec.ts',
   'test/evaluation/clients-local-engine.e2e-spec.ts',
@@ -35,9 +37,13 @@ const SQLITE_ONLY = [
   'test/flags-as-code/git-storage.e2e-spec.ts',
   'test/flags-as-code/local-storage.e2e-spec.ts',
   // reading import documents on their thread: above storage (what the import writes is tested on every dialect)
-  'test/flags-as-code/import-reading-thread.e2e-spec.ts',
+  'test/flags-as-code/import-reading-process.e2e-spec.ts',
   // audit delivery to webhooks and templates (the stored trail, test/audit/audit-trail, stays on every dialect)
   'test/audit/audit-sinks.e2e-spec.ts',
+  // analytics read from Prometheus: the counts live in Prometheus, the database only says which flags exist
+  'test/analytics/prometheus.e2e-spec.ts',
+  // who may read analytics: decisions above storage (the counts' queries are tested on every dialect)
+  'test/analytics/access.e2e-spec.ts',
   // the Redis Cluster link: the cache and change broadcast over a cluster, the same on every database
   'test/scale/redis-cluster.e2e-spec.ts',
   // transport, limits, headers and operations

@@ -19,7 +19,8 @@ const HEADER =
 describe('the UI API types', () => {
   let fp: RunningFlagpole;
   beforeAll(async () => {
-    fp = await startFlagpole();
+    // Analytics on: its routes are mounted (and documented) only then, and the UI reads them when they are.
+    fp = await startFlagpole({ FLAGPOLE_ANALYTICS_ENABLED: 'true' });
   });
   afterAll(() => fp?.close());
 

@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { ANALYTICS_ON, flush } from '../analytics/support';
 import { buildNamespace } from '../evaluation/fixtures';
 import { browserDescribe, ROOT } from './support/browser';
 import { signedInSuite } from './support/signed-in-suite';
@@ -43,8 +44,8 @@ async function audit(page: Page, where: string): Promise<{ blocking: string[]; o
 }
 
 browserDescribe('issue 21: accessibility (axe-core) on every page', () => {
-  const ui = signedInSuite((api) =>
-    buildNamespace(api, {
+  const ui = signedInSuite(async (api) => {
+    const built = await buildNamespace(api, {
       key: 'shop',
       segments: [{ key: 'beta', name: 'Beta', constraints: [{ type: 'STRING_COMPARISON_TYPE', property: 'plan', operator: 'eq', value: 'beta' }] }],
       flags: [
@@ -56,18 +57,36 @@ browserDescribe('issue 21: accessibility (axe-core) on every page', () => {
         },
         { key: 'dark', type: 'BOOLEAN_FLAG_TYPE', rollouts: [{ threshold: { percentage: 30, value: true } }] },
       ],
-    }),
-    // The page's Content-Security-Policy allows its own scripts only: axe-core is added from outside.
-    { context: { bypassCSP: true } },
+    });
+    // A progressive rollout, so that the boolean flag's page shows a schedule's timeline (issue 41).
+    const at = (days: number) => new Date(Date.UTC(2031, 2, days, 8)).toISOString();
+    const made = await api.post('/api/v1/namespaces/shop/flags/dark/schedules', {
+      type: 'ROLLOUT_THRESHOLD',
+      rolloutId: built.rollouts.dark[0],
+      steps: [{ at: at(1), percentage: 50 }, { at: at(2), deadline: at(3), percentage: 100 }],
+    });
+    if (made.status !== 200) throw new Error(`schedule: ${made.status} ${made.text}`);
+    // Evaluations, so that the flag's Analytics view draws its chart and breakdown (issue 40; flushed below).
+    for (let i = 0; i < 8; i++) {
+      const r = await api.post('/evaluate/v1/variant', { namespaceKey: 'shop', flagKey: 'checkout', entityId: `user-${i}`, context: i < 6 ? { plan: 'beta' } : {} });
+      if (r.status !== 200) throw new Error(`evaluate: ${r.status} ${r.text}`);
+    }
+  },
+    // The page's Content-Security-Policy allows its own scripts only: axe-core is added from outside. Analytics on: the
+    // flags list's usage column and the flag's Analytics view are checked too.
+    { env: ANALYTICS_ON, context: { bypassCSP: true } },
   );
+  beforeAll(() => flush(ui.fp));
   const found: string[] = [];
   const others: string[] = [];
 
   /** Every page, each as an address and what shows it has loaded. */
   const PAGES: Array<[string, string, (p: Page) => Promise<unknown>]> = [
-    ['flags', '/namespaces/shop/flags', (p) => p.getByRole('link', { name: 'checkout' }).first().waitFor()],
+    ['flags', '/namespaces/shop/flags', (p) => p.locator('main .usage').first().waitFor()],
+    ['flag health', '/namespaces/shop/health', (p) => p.getByRole('heading', { name: 'By state' }).waitFor()],
     ['variant flag', '/namespaces/shop/flags/checkout', (p) => p.getByRole('heading', { name: 'Rules' }).waitFor()],
-    ['boolean flag', '/namespaces/shop/flags/dark', (p) => p.getByRole('heading', { name: 'Rollouts' }).waitFor()],
+    ['boolean flag', '/namespaces/shop/flags/dark', (p) => p.locator('.schedule .step').first().waitFor()],
+    ['flag analytics', '/namespaces/shop/flags/checkout?view=analytics', (p) => p.getByRole('img', { name: /^Chart:/ }).waitFor()],
     ['flag history', '/namespaces/shop/flags/checkout?view=history', (p) => p.getByRole('link', { name: 'History', exact: true }).and(p.locator('[aria-current="page"]')).waitFor()],
     ['new flag', '/namespaces/shop/create/flag', (p) => p.getByLabel('Key').first().waitFor()],
     ['new segment', '/namespaces/shop/create/segment', (p) => p.getByLabel('Key').first().waitFor()],
@@ -108,6 +127,7 @@ browserDescribe('issue 21: accessibility (axe-core) on every page', () => {
       ['rule dialog', '/namespaces/shop/flags/checkout', 'Add rule'],
       ['variant dialog', '/namespaces/shop/flags/checkout', 'Add variant'],
       ['rollout dialog', '/namespaces/shop/flags/dark', 'Add rollout'],
+      ['schedule dialog', '/namespaces/shop/flags/dark', 'Schedule a change'],
       ['constraint dialog', '/namespaces/shop/segments/beta', 'Add constraint'],
       ['copy dialog', '/namespaces/shop/flags/checkout', 'Copy to namespace'],
     ];

@@ -11,7 +11,7 @@
  * sideways.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { bearer, BOOTSTRAP } from '../auth/support';
+import { bearer, BOOTSTRAP, eventually } from '../auth/support';
 import { authorizationEnv, policyFile, tokenWithRole } from '../authorization/support';
 import { client } from '../support/flagpole';
 import { browserDescribe, collectPageErrors, shotsAtEveryWidth, signInWithToken } from './support/browser';
@@ -142,9 +142,10 @@ browserDescribe('issue 43, leftovers: History for a viewer, token zones, stale s
       await openInB();
       await tabB.page.getByLabel('Description').fill(description);
       await tabB.page.getByRole('button', { name: 'Save details' }).click();
-      // Saved: nothing left to save (a notice of an earlier save could still be showing).
+      // Saved: stored, and nothing left to save (a notice of an earlier save could still be showing). The button is
+      // disabled while the save is in flight too, so the stored flag is what says it is done.
+      await eventually(async () => expect((await flag()).description).toBe(description));
       await tabB.page.locator('button:disabled', { hasText: 'Save details' }).waitFor();
-      expect((await flag()).description).toBe(description);
     };
     const openInB = async () => {
       await tabB.page.goto(`${ui.fp.url}/#/namespaces/default/flags/checkout`);
@@ -178,8 +179,9 @@ browserDescribe('issue 43, leftovers: History for a viewer, token zones, stale s
       await openInB();
       await tabB.page.getByLabel('Metadata value 1').fill('checkout-team');
       await tabB.page.getByRole('button', { name: 'Save metadata' }).click();
+      // Disabled while in flight too: the stored flag says when it is done.
+      await eventually(async () => expect((await flag()).metadata).toEqual({ owner: 'checkout-team' }));
       await tabB.page.locator('button:disabled', { hasText: 'Save metadata' }).waitFor();
-      expect((await flag()).metadata).toEqual({ owner: 'checkout-team' });
       await page().getByRole('button', { name: 'Add metadata' }).click();
       await page().getByLabel('Metadata key 2').fill('ticket');
       await page().getByLabel('Metadata value 2').fill('FP-43');

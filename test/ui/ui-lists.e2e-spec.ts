@@ -281,19 +281,19 @@ browserDescribe('issue 21: the flag and segment lists', () => {
   it('lets the user choose the optional columns, and remembers them after a reload', async () => {
     await openFlags();
     await listAt(range(0, 25, FLAGS));
-    expect(await headers()).toEqual(['Enabled', 'Name', 'Key', 'Type', 'Description', 'Updated']);
+    expect(await headers()).toEqual(['Enabled', 'Name', 'Key', 'Type', 'Lifecycle', 'Description', 'Updated']);
     await page().getByRole('button', { name: 'Columns' }).click();
     const menu = page().getByRole('group', { name: 'Show columns' });
     await menu.getByLabel('Description').uncheck();
     await menu.getByLabel('Created').check();
-    expect(await headers()).toEqual(['Enabled', 'Name', 'Key', 'Type', 'Updated', 'Created']);
+    expect(await headers()).toEqual(['Enabled', 'Name', 'Key', 'Type', 'Lifecycle', 'Updated', 'Created']);
     await shotsAtEveryWidth(page(), SHOTS, 'flags-columns');
     await page().keyboard.press('Escape');
     await menu.waitFor({ state: 'detached' });
 
     await page().reload();
     await listAt(range(0, 25, FLAGS));
-    expect(await headers()).toEqual(['Enabled', 'Name', 'Key', 'Type', 'Updated', 'Created']);
+    expect(await headers()).toEqual(['Enabled', 'Name', 'Key', 'Type', 'Lifecycle', 'Updated', 'Created']);
     expect(JSON.parse((await page().evaluate(() => (globalThis as unknown as InPage).localStorage.getItem('flagpole.columns.flags')))!)).toMatchObject({
       description: false,
       created: true,
@@ -310,7 +310,7 @@ browserDescribe('issue 21: the flag and segment lists', () => {
     await page().getByRole('button', { name: 'Columns' }).click();
     await menu.getByLabel('Description').check();
     await menu.getByLabel('Created').uncheck();
-    expect(await headers()).toEqual(['Enabled', 'Name', 'Key', 'Type', 'Description', 'Updated']);
+    expect(await headers()).toEqual(['Enabled', 'Name', 'Key', 'Type', 'Lifecycle', 'Description', 'Updated']);
   });
 
   it('lists segments the same way: search and sort, kept in the address', async () => {

@@ -66,10 +66,16 @@ browserDescribe('issue 21: the segment picker', () => {
     await dialog().getByText('There is no segment "nobody" in this namespace.').waitFor();
     expect(await chosen().getByRole('listitem').count()).toBe(2);
 
-    // A complete key typed and left there: "Add rule" takes it.
+    // A complete key typed and left there, with the pointer resting on its suggestion (which highlights it, and a blur
+    // with a highlighted item chooses nothing in downshift): "Add rule" takes it all the same.
     await box().fill('everyone');
+    await dialog().getByRole('listbox', { name: 'Matching segments' }).getByRole('option', { name: /everyone/ }).hover();
     await dialog().getByRole('button', { name: 'Add rule' }).click();
-    await dialog().waitFor({ state: 'detached' });
+    await dialog()
+      .waitFor({ state: 'detached' })
+      .catch(async (e: Error) => {
+        throw new Error(`${e.message}\nThe dialog still shows:\n${await dialog().innerText().catch(() => '(gone)')}`);
+      });
     expect(await savedSegments('colour')).toEqual([['staff', 'beta-users', 'everyone']]);
   });
 });

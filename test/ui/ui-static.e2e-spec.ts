@@ -6,7 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify from 'fastify';
-import { BUILT_UI_DIR, CONTENT_SECURITY_POLICY, registerUi } from '../../src/ui/ui-assets';
+import { CONTENT_SECURITY_POLICY } from '../../src/common/security-headers';
+import { BUILT_UI_DIR, registerUi } from '../../src/ui/ui-assets';
 import { client, RunningFlagpole, startFlagpole } from '../support/flagpole';
 import { buildUiOnce } from './support/browser';
 

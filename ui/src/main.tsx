@@ -12,8 +12,11 @@ import './styles/palette.css';
 import './styles/forms.css';
 import './styles/ranked.css';
 import './styles/list.css';
+import './styles/schedules.css';
 import './styles/values.css';
 import './styles/tokens.css';
+import './styles/analytics.css';
+import './styles/lifecycle.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -4,8 +4,10 @@
  *
  *   /namespaces                                        namespaces
  *   /namespaces/:ns/flags[/:key[?view=history]]        flags, one flag (its details or its history)
+ *   /namespaces/:ns/flags/:key?view=analytics[&range=] one flag's evaluations (when analytics is on)
  *   /namespaces/:ns/segments[/:key[?view=history]]     segments, one segment (its details or its history)
  *   /namespaces/:ns/create/flag|segment                new flag, new segment
+ *   /namespaces/:ns/health[?page=]                     flag health (lifecycle: counts, potentially stale flags)
  *   /namespaces/:ns/console[?flag=key]                 evaluation console
  *   /namespaces/:ns/audit                              audit trail
  *   /settings/tokens                                   static tokens
@@ -17,6 +19,7 @@ import { AuditPage } from './pages/audit-page';
 import { ConsolePage } from './pages/console-page';
 import { FlagPage } from './pages/flag-page';
 import { FlagsPage } from './pages/flags-page';
+import { HealthPage } from './pages/health-page';
 import { NamespacesPage } from './pages/namespaces-page';
 import { NewFlagPage } from './pages/new-flag-page';
 import { NewSegmentPage } from './pages/new-segment-page';
@@ -59,6 +62,8 @@ function namespacePage(ns: string, section: string, key: string | undefined): Re
       if (key === 'flag') return <NewFlagPage key={ns} ns={ns} />;
       if (key === 'segment') return <NewSegmentPage key={ns} ns={ns} />;
       return null;
+    case 'health':
+      return key ? null : <HealthPage key={ns} ns={ns} />;
     case 'console':
       return key ? null : <ConsolePage key={ns} ns={ns} />;
     case 'audit':

@@ -3,7 +3,7 @@
  * its own, the server's RSS from /proc, and a POST that reports a dropped connection as -1 instead of throwing.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../ops/support/process';
 
@@ -29,9 +29,29 @@ export function pacedInChild(url: string, rate: number, seconds: number, headers
   );
 }
 
+/** The RSS of `pid` and of every process under it (the server's import-reading process counts: it is ours). */
 export function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : 0;
+  return [pid, ...descendants(pid)].reduce((sum, p) => sum + ownRssMb(p), 0);
+}
+
+function ownRssMb(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0; // it ended meanwhile
+  }
+}
+
+function descendants(pid: number): number[] {
+  let children: number[];
+  try {
+    children = readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
+      readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+  } catch {
+    return [];
+  }
+  return children.flatMap((c) => [c, ...descendants(c)]);
 }
 
 /** The status of one request, or -1 when the connection was dropped without an answer. */

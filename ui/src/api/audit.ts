@@ -6,10 +6,11 @@
 import { api, ApiError } from './client';
 import type { PageFetcher } from './paging';
 
-export const AUDIT_TYPES = ['flag', 'variant', 'segment', 'constraint', 'rule', 'distribution', 'namespace', 'rollout', 'token'] as const;
+export const AUDIT_TYPES = ['flag', 'variant', 'segment', 'constraint', 'rule', 'distribution', 'namespace', 'rollout', 'token', 'schedule'] as const;
 export type AuditType = (typeof AUDIT_TYPES)[number];
 
-export const AUDIT_ACTIONS = ['created', 'updated', 'deleted'] as const;
+/** `stale` and `unstale`: the lifecycle check found a flag potentially stale, or no longer (issue 40). */
+export const AUDIT_ACTIONS = ['created', 'updated', 'deleted', 'stale', 'unstale'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditActor {

@@ -5,9 +5,12 @@ import type { Flag, FlagType, Page, Variant } from './types';
 const flagsOf = (ns: string) => `api/v1/namespaces/${enc(ns)}/flags`;
 const flagPath = (ns: string, key: string) => `${flagsOf(ns)}/${enc(key)}`;
 
-/** A namespace's flags a page at a time; `query` searches, filters (by type, by on/off) and sorts them. */
+/**
+ * A namespace's flags a page at a time; `query` searches, filters (by type, by on/off, by whether the last lifecycle
+ * check found them potentially stale) and sorts them.
+ */
 export const flagPages =
-  (ns: string, query: ListQuery & { type?: FlagType; enabled?: boolean } = {}): PageFetcher<Flag> =>
+  (ns: string, query: ListQuery & { type?: FlagType; enabled?: boolean; stale?: boolean } = {}): PageFetcher<Flag> =>
   async (limit, pageToken, signal) => {
     const r = await api.get<{ flags: Flag[] } & Page>(flagsOf(ns), { query: { limit, pageToken, ...query }, signal });
     return { items: r.flags, nextPageToken: r.nextPageToken, totalCount: r.totalCount };
@@ -23,7 +26,7 @@ export interface NewFlag {
   type: FlagType;
 }
 
-export const createFlag = (ns: string, input: NewFlag) => api.post<Flag>(flagsOf(ns), input);
+export const createFlag = (ns: string, input: NewFlag & { metadata?: Record<string, unknown> }) => api.post<Flag>(flagsOf(ns), input);
 
 export interface FlagChanges {
   name: string;

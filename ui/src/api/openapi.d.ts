@@ -632,6 +632,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/namespaces/{namespaceKey}/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every flag's schedules in the namespace, newest first */
+        get: operations["SchedulesController_listInNamespace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/namespaces/{namespaceKey}/flags/{flagKey}/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The flag's schedules, newest first */
+        get: operations["SchedulesController_list"];
+        put?: never;
+        /** Schedule changes to the flag: one step, or several (a progressive rollout) */
+        post: operations["SchedulesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/namespaces/{namespaceKey}/flags/{flagKey}/schedules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["SchedulesController_get"];
+        /** Replace the description and the steps not yet applied */
+        put: operations["SchedulesController_update"];
+        post?: never;
+        /** Cancel: pending steps never apply; the schedule stays listed as a record */
+        delete: operations["SchedulesController_cancel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/namespaces/{namespaceKey}/flags/{flagKey}/schedules/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Hold the pending steps */
+        post: operations["SchedulesController_pause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/namespaces/{namespaceKey}/flags/{flagKey}/schedules/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Go on: steps whose time has passed apply now (or are skipped past their deadline) */
+        post: operations["SchedulesController_resume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/namespaces/{namespaceKey}/export": {
         parameters: {
             query?: never;
@@ -663,6 +750,74 @@ export interface paths {
          * @description All of it or nothing: an invalid item is a 400 naming its line, column and path, and nothing is written. The document must be about this namespace (one naming none is). A namespace that does not exist is created. Body limit: `limits.max_import_bytes`.
          */
         post: operations["FlagsAsCodeController_import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/analytics/namespaces/{namespaceKey}/flags/{flagKey}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A flag's evaluations per step over a time range (Flipt's route; docs/api.md, Analytics) */
+        get: operations["AnalyticsController_flag"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/analytics/namespaces/{namespaceKey}/flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Several flags at once, each with its latest evaluation (Flagpole addition, Flipt v2's shape) */
+        post: operations["AnalyticsController_flags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/namespaces/{namespaceKey}/flags/{key}/lifecycle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A flag's kind and lifecycle state (new, live, potentially stale, archived), with why it may be stale */
+        get: operations["LifecycleController_flag"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/namespaces/{namespaceKey}/flag-health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The namespace's flags counted by state and kind, and a page of its potentially stale flags */
+        get: operations["LifecycleController_health"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -993,9 +1148,9 @@ export interface components {
             /** @example 0.2 */
             version: string;
             /** @enum {string} */
-            type: "flag" | "variant" | "segment" | "constraint" | "rule" | "distribution" | "namespace" | "rollout" | "token";
+            type: "flag" | "variant" | "segment" | "constraint" | "rule" | "distribution" | "namespace" | "rollout" | "token" | "schedule";
             /** @enum {string} */
-            action: "created" | "updated" | "deleted";
+            action: "created" | "updated" | "deleted" | "stale" | "unstale";
             /** @enum {string} */
             status: "success" | "denied";
             /** Format: date-time */
@@ -1132,7 +1287,7 @@ export interface components {
              * @enum {string}
              */
             type?: "VARIANT_FLAG_TYPE" | "BOOLEAN_FLAG_TYPE";
-            /** @description Free-form JSON object */
+            /** @description Free-form JSON object; Flagpole reads `flagpole: {kind, archived}` in it (docs/api.md, Flag lifecycle) */
             metadata?: {
                 [key: string]: unknown;
             };
@@ -1145,7 +1300,7 @@ export interface components {
             enabled?: boolean;
             /** @description Id of one of the flag's variants; empty clears the default variant */
             defaultVariantId?: string;
-            /** @description Absent: unchanged; {}: cleared; object: replaced */
+            /** @description Absent: unchanged; {}: cleared; object: replaced. Flagpole reads `flagpole: {kind, archived}` in it (docs/api.md, Flag lifecycle) */
             metadata?: {
                 [key: string]: unknown;
             };
@@ -1348,6 +1503,112 @@ export interface components {
             /** @description Rollout ids in their new order */
             rolloutIds: string[];
         };
+        DistributionShareResponse: {
+            variantKey: string;
+            rollout: number;
+        };
+        ScheduleStepResponse: {
+            /** Format: date-time */
+            at: string;
+            /** Format: date-time */
+            deadline?: string;
+            enabled?: boolean;
+            percentage?: number;
+            value?: boolean;
+            distributions?: components["schemas"]["DistributionShareResponse"][];
+            /** @enum {string} */
+            status: "PENDING" | "APPLIED" | "SKIPPED" | "FAILED" | "CANCELLED";
+            /**
+             * Format: date-time
+             * @description When it was applied, skipped or failed
+             */
+            appliedAt?: string;
+            /** @description Why it was skipped or failed, or "already in effect" */
+            message?: string;
+        };
+        ScheduleActorResponse: {
+            /** @description The method (`token`, `oidc`, …; `none` without authentication) */
+            authentication: string;
+            email?: string;
+            name?: string;
+            picture?: string;
+        };
+        ScheduleResponse: {
+            id: string;
+            namespaceKey: string;
+            flagKey: string;
+            description: string;
+            /** @enum {string} */
+            type: "FLAG_ENABLED" | "ROLLOUT_THRESHOLD" | "ROLLOUT_SEGMENT" | "RULE_DISTRIBUTIONS";
+            rolloutId?: string;
+            ruleId?: string;
+            /** @enum {string} */
+            status: "ACTIVE" | "PAUSED" | "COMPLETED" | "FAILED" | "CANCELLED";
+            steps: components["schemas"]["ScheduleStepResponse"][];
+            /**
+             * Format: date-time
+             * @description The next pending step's time while active
+             */
+            nextAt?: string;
+            /** @description Who made it: the actor of the changes it applies */
+            createdBy: components["schemas"]["ScheduleActorResponse"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ScheduleListResponse: {
+            /** @description Newest first */
+            schedules: components["schemas"]["ScheduleResponse"][];
+        };
+        DistributionShareInput: {
+            /**
+             * @description A variant with a distribution in the rule
+             * @example blue
+             */
+            variantKey?: string;
+            /**
+             * @description Its share, 0–100
+             * @example 50
+             */
+            rollout?: number;
+        };
+        ScheduleStepInput: {
+            /**
+             * @description When: RFC 3339 with its zone (Z or ±hh:mm)
+             * @example 2026-12-08T09:00:00+01:00
+             */
+            at?: string;
+            /** @description If the step could not apply by then (every instance was down), it is skipped and recorded. Absent: applied however late. */
+            deadline?: string;
+            /** @description FLAG_ENABLED: turn the flag on or off */
+            enabled?: boolean;
+            /** @description ROLLOUT_THRESHOLD: the rollout's percentage, 0–100 */
+            percentage?: number;
+            /** @description ROLLOUT_SEGMENT: the rollout's value */
+            value?: boolean;
+            /** @description RULE_DISTRIBUTIONS: rollouts by variant key, adding up to at most 100 */
+            distributions?: components["schemas"]["DistributionShareInput"][];
+        };
+        CreateScheduleRequest: {
+            description?: string;
+            /** @description The steps from now on, times increasing; more than one is a progressive rollout. An update replaces the steps not yet applied. */
+            steps: components["schemas"]["ScheduleStepInput"][];
+            /**
+             * @description What the schedule changes
+             * @enum {string}
+             */
+            type: "FLAG_ENABLED" | "ROLLOUT_THRESHOLD" | "ROLLOUT_SEGMENT" | "RULE_DISTRIBUTIONS";
+            /** @description ROLLOUT_THRESHOLD, ROLLOUT_SEGMENT: the rollout of this flag it changes */
+            rolloutId?: string;
+            /** @description RULE_DISTRIBUTIONS: the rule of this flag whose distributions it changes */
+            ruleId?: string;
+        };
+        UpdateScheduleRequest: {
+            description?: string;
+            /** @description The steps from now on, times increasing; more than one is a progressive rollout. An update replaces the steps not yet applied. */
+            steps: components["schemas"]["ScheduleStepInput"][];
+        };
         ImportResponse: {
             namespaceKey: string;
             /** @description The namespace did not exist and was created */
@@ -1362,6 +1623,127 @@ export interface components {
             segmentsSkipped: number;
             /** @description Segments deleted first (drop) */
             segmentsDeleted: number;
+            /** @description Only for a document with `x-flagpole-schedules`: scheduled changes created */
+            schedulesCreated?: number;
+            /** @description Only for a document with `x-flagpole-schedules`: scheduled changes of skipped flags, not created (skipExisting) */
+            schedulesSkipped?: number;
+            /** @description Only when drop cancelled any: the namespace's open scheduled changes, whose flags it deleted */
+            schedulesCancelled?: number;
+        };
+        FlagEvaluationsCountResponse: {
+            /** @description Each step's start, RFC 3339 UTC, oldest first */
+            timestamps: string[];
+            /** @description Evaluations counted in each step (0 when none) */
+            values: number[];
+            /** @description With `groupBy`: per variant (or reason) name, its values over the same steps; a name absent had no evaluations in the range */
+            series?: {
+                [key: string]: number[];
+            };
+        };
+        BatchFlagEvaluationsCountRequest: {
+            /** @description The flags, at most 100; each must exist in the namespace */
+            flagKeys: string[];
+            /** @description Start of the range: RFC 3339 (`2026-12-07T09:00:00Z`) or `2006-01-02 15:04:05` (UTC) */
+            from: string;
+            /** @description End of the range, in the same forms. The step grows with the range: 1 minute under 4 h, 5 from 4 h, 15 from 12 h, 30 from 24 h */
+            to: string;
+            /** @description Flagpole addition: `variant` or `reason` adds `series`, the values of each variant (boolean flags: `true`, `false`) or reason */
+            groupBy?: string;
+        };
+        FlagEvaluationsWithLastResponse: {
+            /** @description Each step's start, RFC 3339 UTC, oldest first */
+            timestamps: string[];
+            /** @description Evaluations counted in each step (0 when none) */
+            values: number[];
+            /** @description With `groupBy`: per variant (or reason) name, its values over the same steps; a name absent had no evaluations in the range */
+            series?: {
+                [key: string]: number[];
+            };
+            /** @description Start of the latest minute the flag was evaluated in (RFC 3339; with Prometheus storage, of the latest step its counts grew in), null when none is known within analytics.retention */
+            lastEvaluatedAt: string | null;
+        };
+        BatchFlagEvaluationsCountResponse: {
+            /** @description Per flag key asked for */
+            flagEvaluations: {
+                [key: string]: components["schemas"]["FlagEvaluationsWithLastResponse"];
+            };
+        };
+        StaleReasonResponse: {
+            /**
+             * @description `lifetime`: older than its kind's lifetime; `unused`: not evaluated lately; `rolled_out`: every evaluation returned one value and the flag did not change
+             * @enum {string}
+             */
+            reason: "lifetime" | "unused" | "rolled_out";
+            /**
+             * Format: date-time
+             * @description When the reason became true (`rolled_out`: when a check first saw it)
+             */
+            since: string;
+            /** @description The reason in words, with its numbers */
+            detail: string;
+        };
+        FlagLifecycleResponse: {
+            namespaceKey: string;
+            flagKey: string;
+            /**
+             * @description `metadata.flagpole.kind`, else the namespace's default kind
+             * @enum {string}
+             */
+            kind: "release" | "experiment" | "operational" | "kill_switch" | "permission";
+            /**
+             * @description As the last check stored it; archived (or no longer) as the flag's metadata says now; judged now when no check has seen the flag yet
+             * @enum {string}
+             */
+            state: "new" | "live" | "potentially_stale" | "archived";
+            /** @description Why it is potentially stale; empty in every other state */
+            reasons: components["schemas"]["StaleReasonResponse"][];
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Start of the latest minute it was evaluated in, as analytics and earlier checks know; null when none (or analytics is off)
+             */
+            lastEvaluatedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the last check judged it; null when none has yet
+             */
+            checkedAt: string | null;
+        };
+        LifecycleCountsResponse: {
+            new: number;
+            live: number;
+            potentiallyStale: number;
+            archived: number;
+        };
+        StaleFlagResponse: {
+            flagKey: string;
+            /** @enum {string} */
+            kind: "release" | "experiment" | "operational" | "kill_switch" | "permission";
+            reasons: components["schemas"]["StaleReasonResponse"][];
+            /**
+             * Format: date-time
+             * @description When a check first found it potentially stale (this time)
+             */
+            since: string;
+        };
+        FlagHealthResponse: {
+            namespaceKey: string;
+            /**
+             * Format: date-time
+             * @description The latest check of the namespace's flags; null when none has run
+             */
+            checkedAt: string | null;
+            /** @description Flags in each state, as the last check found them */
+            counts: components["schemas"]["LifecycleCountsResponse"];
+            /** @description Flags of each kind (every kind named, 0 included) */
+            kinds: {
+                [key: string]: number;
+            };
+            /** @description A page of the potentially stale flags, by key */
+            staleFlags: components["schemas"]["StaleFlagResponse"][];
+            /** @description The offset of the next page; null on the last */
+            nextOffset: number | null;
         };
         EvaluationRequest: {
             /** @description Echoed back; generated when absent */
@@ -1777,9 +2159,9 @@ export interface operations {
                 /** @description Only events of this namespace; absent = every namespace (a namespaced token must name its own) */
                 namespaceKey?: string;
                 /** @description Only events of this type */
-                type?: "flag" | "variant" | "segment" | "constraint" | "rule" | "distribution" | "namespace" | "rollout" | "token";
+                type?: "flag" | "variant" | "segment" | "constraint" | "rule" | "distribution" | "namespace" | "rollout" | "token" | "schedule";
                 /** @description Only events of this action */
-                action?: "created" | "updated" | "deleted";
+                action?: "created" | "updated" | "deleted" | "stale" | "unstale";
                 /** @description Only events of this flag: the flag itself and its variants, rules, distributions and rollouts */
                 flagKey?: string;
                 /** @description Only events of this segment: the segment itself and its constraints */
@@ -1976,6 +2358,8 @@ export interface operations {
                 type?: "VARIANT_FLAG_TYPE" | "BOOLEAN_FLAG_TYPE";
                 /** @description Flagpole addition: only enabled (true) or disabled (false) flags */
                 enabled?: boolean;
+                /** @description Flagpole addition: only flags the last lifecycle check found potentially stale (true), or only the others (false) */
+                stale?: boolean;
             };
             header?: never;
             path: {
@@ -2041,6 +2425,8 @@ export interface operations {
                 type?: "VARIANT_FLAG_TYPE" | "BOOLEAN_FLAG_TYPE";
                 /** @description Flagpole addition: only enabled (true) or disabled (false) flags */
                 enabled?: boolean;
+                /** @description Flagpole addition: only flags the last lifecycle check found potentially stale (true), or only the others (false) */
+                stale?: boolean;
             };
             header?: never;
             path?: never;
@@ -3578,6 +3964,200 @@ export interface operations {
             };
         };
     };
+    SchedulesController_listInNamespace: {
+        parameters: {
+            query?: {
+                /** @description Only schedules in this status */
+                status?: "ACTIVE" | "PAUSED" | "COMPLETED" | "FAILED" | "CANCELLED";
+            };
+            header?: never;
+            path: {
+                namespaceKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleListResponse"];
+                };
+            };
+        };
+    };
+    SchedulesController_list: {
+        parameters: {
+            query?: {
+                /** @description Only schedules in this status */
+                status?: "ACTIVE" | "PAUSED" | "COMPLETED" | "FAILED" | "CANCELLED";
+            };
+            header?: never;
+            path: {
+                namespaceKey: string;
+                flagKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleListResponse"];
+                };
+            };
+        };
+    };
+    SchedulesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                namespaceKey: string;
+                flagKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateScheduleRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleResponse"];
+                };
+            };
+        };
+    };
+    SchedulesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                namespaceKey: string;
+                flagKey: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleResponse"];
+                };
+            };
+        };
+    };
+    SchedulesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                namespaceKey: string;
+                flagKey: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateScheduleRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleResponse"];
+                };
+            };
+        };
+    };
+    SchedulesController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                namespaceKey: string;
+                flagKey: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmptyResponse"];
+                };
+            };
+        };
+    };
+    SchedulesController_pause: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                namespaceKey: string;
+                flagKey: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleResponse"];
+                };
+            };
+        };
+    };
+    SchedulesController_resume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                namespaceKey: string;
+                flagKey: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleResponse"];
+                };
+            };
+        };
+    };
     FlagsAsCodeController_export: {
         parameters: {
             query?: {
@@ -3585,6 +4165,8 @@ export interface operations {
                 format?: string;
                 /** @description Sort flags, segments and variants by key (Flipt's `--sort-by-key`) */
                 sortByKey?: boolean;
+                /** @description Also the open scheduled changes, under the Flagpole extension key `x-flagpole-schedules` (Flipt ignores it) */
+                schedules?: boolean;
             };
             header?: never;
             path: {
@@ -3632,6 +4214,108 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImportResponse"];
+                };
+            };
+        };
+    };
+    AnalyticsController_flag: {
+        parameters: {
+            query: {
+                /** @description Start of the range: RFC 3339 (`2026-12-07T09:00:00Z`) or `2006-01-02 15:04:05` (UTC) */
+                from: string;
+                /** @description End of the range, in the same forms. The step grows with the range: 1 minute under 4 h, 5 from 4 h, 15 from 12 h, 30 from 24 h */
+                to: string;
+                /** @description Flagpole addition: `variant` or `reason` adds `series`, the values of each variant (boolean flags: `true`, `false`) or reason */
+                groupBy?: string;
+            };
+            header?: never;
+            path: {
+                namespaceKey: string;
+                flagKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlagEvaluationsCountResponse"];
+                };
+            };
+        };
+    };
+    AnalyticsController_flags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                namespaceKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchFlagEvaluationsCountRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchFlagEvaluationsCountResponse"];
+                };
+            };
+        };
+    };
+    LifecycleController_flag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                namespaceKey: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlagLifecycleResponse"];
+                };
+            };
+        };
+    };
+    LifecycleController_health: {
+        parameters: {
+            query?: {
+                /** @description Most potentially stale flags in the answer: 1 to 1000, default 100 */
+                limit?: number;
+                /** @description How many potentially stale flags (by key) to skip: the previous answer's nextOffset */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                namespaceKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlagHealthResponse"];
                 };
             };
         };

@@ -26,6 +26,14 @@ export type Rule = Schemas['RuleResponse'];
 export type SegmentOperator = Rule['segmentOperator'];
 export type Distribution = Schemas['DistributionResponse'];
 export type Rollout = Schemas['RolloutResponse'];
+/** A scheduled change (issue 41) and its steps; a step's value is one of enabled, percentage, value, distributions. */
+export type Schedule = Schemas['ScheduleResponse'];
+export type ScheduleType = Schedule['type'];
+export type ScheduleStatus = Schedule['status'];
+export type Step = Schemas['ScheduleStepResponse'];
+export type StepStatus = Step['status'];
+export type ScheduleInput = Schemas['CreateScheduleRequest'];
+export type StepInput = Schemas['ScheduleStepInput'];
 /** What an import did (flags as code). */
 export type ImportResult = Schemas['ImportResponse'];
 export type VariantEvaluation = Schemas['VariantEvaluationResponse'];
@@ -33,12 +41,23 @@ export type BooleanEvaluation = Schemas['BooleanEvaluationResponse'];
 export type OfrepEvaluation = Schemas['OfrepEvaluationSuccess'];
 export type Authentication = Schemas['AuthenticationResponse'];
 export type AuthMethod = Schemas['MethodInfoResponse'];
+/** A flag's evaluations per step (analytics), with `series` when grouped and the start of its latest counted minute. */
+export type FlagCounts = Schemas['FlagEvaluationsWithLastResponse'];
+/** A flag's lifecycle (issue 40): kind, state and why it may be stale; a namespace's flag-health report. */
+export type FlagLifecycle = Schemas['FlagLifecycleResponse'];
+export type StaleReason = Schemas['StaleReasonResponse'];
+export type StaleFlag = Schemas['StaleFlagResponse'];
+export type FlagHealth = Schemas['FlagHealthResponse'];
 
 export interface MetaInfo {
   version: string;
   authentication: { required: boolean };
   /** `readOnly` only when true: flag state from files (`type: local`) or `storage.read_only` configured. */
   storage?: { type: string; readOnly?: boolean };
+  /** `enabled` only when true: evaluations are counted and the analytics routes are mounted. */
+  analytics?: { enabled?: boolean };
+  /** `enabled` only when true: flags' lifecycle is checked and its routes are mounted. */
+  lifecycle?: { enabled?: boolean };
 }
 
 export interface UiSettings {

@@ -2,7 +2,10 @@
  * Chooses one or more segments of the namespace: the chosen ones as removable chips, and a combobox (downshift's
  * useCombobox, which does the ARIA and keyboard work) that lists the segments whose key or name contains what is
  * typed. Pick with the mouse, or with ↑/↓ and Enter. A complete key typed and left there counts as chosen when the
- * box loses focus, so "Add rule" takes it without Enter or "Add segment" first. Escape closes the list, then the dialog.
+ * box loses focus, so "Add rule" takes it without Enter or "Add segment" first; `onTyped` also reports such a key as it
+ * is typed, so that a form can take it on submit whatever the order of blur, hover and click events (a list item under
+ * a resting mouse pointer is highlighted, and a blur with a highlighted item chooses nothing). Escape closes the list,
+ * then the dialog.
  */
 import { useCombobox } from 'downshift';
 import { useId, useMemo, useState } from 'react';
@@ -21,15 +24,23 @@ export function matchingSegments(segments: Segment[], chosen: string[], text: st
   return [...starts, ...contains];
 }
 
+/** The chosen keys with a complete key left typed in the box (SegmentPicker's onTyped), if it is not among them. */
+export function withTyped(chosen: string[], typed: string | undefined): string[] {
+  return typed === undefined || chosen.includes(typed) ? chosen : [...chosen, typed];
+}
+
 export function SegmentPicker({
   segments,
   value,
   onChange,
+  onTyped,
   label = 'Segments',
 }: {
   segments: Segment[];
   value: string[];
   onChange(keys: string[]): void;
+  /** The complete key of a segment that is in the box now (undefined: none); see withTyped. */
+  onTyped?(key: string | undefined): void;
   label?: string;
 }) {
   const id = useId();
@@ -42,6 +53,7 @@ export function SegmentPicker({
   const add = (key: string) => {
     if (!value.includes(key)) onChange([...value, key]);
     setText('');
+    onTyped?.(undefined);
     setProblem(undefined);
   };
   /** The typed text, when nothing is highlighted: a complete key is chosen; anything else is explained. */
@@ -105,6 +117,8 @@ export function SegmentPicker({
             onChange: (e) => {
               setText(e.currentTarget.value);
               setProblem(undefined);
+              const typed = e.currentTarget.value.trim();
+              onTyped?.(known(typed) ? typed : undefined);
             },
             onKeyDown: (e) => {
               // Escape closes the open list (downshift); with the list closed it is the dialog's (modal.tsx), which

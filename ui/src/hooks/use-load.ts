@@ -22,9 +22,17 @@ export interface Loaded<T> {
   set(data: T): Promise<void>;
 }
 
-export function useLoad<T>(key: Key, load: (signal: AbortSignal) => Promise<T>): Loaded<T> {
+export interface LoadOptions {
+  /**
+   * Reads again every so many milliseconds while the page is visible (a live chart); TanStack Query skips the reads
+   * while the browser tab is hidden and reads once when it shows again.
+   */
+  refreshEvery?: number;
+}
+
+export function useLoad<T>(key: Key, load: (signal: AbortSignal) => Promise<T>, options: LoadOptions = {}): Loaded<T> {
   const client = useQueryClient();
-  const query = useQuery({ queryKey: key, queryFn: ({ signal }) => load(signal) });
+  const query = useQuery({ queryKey: key, queryFn: ({ signal }) => load(signal), refetchInterval: options.refreshEvery ?? false });
   // The key is a new array every render: the callbacks depend on what it says.
   const named = JSON.stringify(key);
   const reload = useCallback(() => void client.invalidateQueries({ queryKey: key, exact: true }), [client, named]);

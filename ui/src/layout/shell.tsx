@@ -11,7 +11,7 @@ import { switchNamespace } from '../routing/namespace-switch';
 import { useCurrentNamespace, useNamespaces } from '../session/namespaces';
 import { useLocks } from '../session/permissions';
 import { ReadOnlyNotice } from '../session/read-only';
-import { useSession } from '../session/session';
+import { useLifecycleEnabled, useSession } from '../session/session';
 import { readableTextOn } from '../lib/contrast';
 import { CommandPalette } from '../components/command-palette';
 import { ThemeSwitch } from '../components/theme-switch';
@@ -21,6 +21,7 @@ import { NAV_ID, NavMenuButton, useNavMenu } from './nav-menu';
 
 const SCOPED = [
   { section: 'flags', label: 'Flags' },
+  { section: 'health', label: 'Flag health' },
   { section: 'segments', label: 'Segments' },
   { section: 'console', label: 'Console' },
   { section: 'audit', label: 'Audit trail' },
@@ -36,6 +37,7 @@ export function Shell({ children }: { children: ReactNode }) {
   // Pages the caller may not read (authorization) are not offered: they would only say so.
   const locks = useLocks();
   const menu = useNavMenu();
+  const lifecycle = useLifecycleEnabled();
 
   // A new page: move focus to it, as a full page load would, so screen readers and Tab start there. A page that put
   // the focus on its first field itself (a form to fill in) keeps it there, and the field is not left unasked.
@@ -104,7 +106,7 @@ export function Shell({ children }: { children: ReactNode }) {
         <nav className="sidenav" aria-label="Main" id={NAV_ID}>
           <p className="nav-heading">{ns}</p>
           <ul>
-            {SCOPED.filter((s) => s.section !== 'audit' || !locks('audit', 'read', ns)).map((s) => (
+            {SCOPED.filter((s) => (s.section !== 'audit' || !locks('audit', 'read', ns)) && (s.section !== 'health' || lifecycle)).map((s) => (
               <li key={s.section}>
                 <Link to={path('namespaces', ns, s.section)} aria-current={current(s.section)}>
                   {s.label}

@@ -1,7 +1,8 @@
 /**
  * One flag: its details and on/off switch; for a variant flag its variants and rules, for a boolean flag its
- * rollouts. Each section saves on its own and reloads what it changed. The History view lists the audit trail's
- * changes to the flag and everything it holds (offered only to a caller that may read the trail).
+ * rollouts; its scheduled changes; its lifecycle (kind, archive, whether it may be stale and why; with `lifecycle.enabled`). Each section
+ * saves on its own and reloads what it changed. The History view lists the audit trail's changes to the flag and
+ * everything it holds (offered only to a caller that may read the trail).
  */
 import { useState } from 'react';
 import { deleteFlag, getFlag } from '../api/flags';
@@ -18,14 +19,18 @@ import { navigate, path, useRoute } from '../routing/hash-router';
 import { Link } from '../routing/link';
 import { useLoadError, useLocks, useMayCopyOut, useWriteLock } from '../session/permissions';
 import { FlagDetailsForm } from './flag/flag-details-form';
+import { LifecycleMark, LifecycleSection } from './flag/lifecycle-section';
 import { MetadataSection } from './flag/metadata-section';
 import { RolloutsSection } from './flag/rollouts-section';
 import { RulesSection } from './flag/rules-section';
+import { FailedScheduleNotice, SchedulesSection } from './flag/schedules-section';
+import { AnalyticsSection } from './flag/analytics-section';
 import { VariantsSection } from './flag/variants-section';
 import { HistorySection } from './history/history-section';
 import { CopyDialog } from './copy-dialog';
 import { copySource } from './flag/copy-flag';
 import { useReadOnly } from '../session/read-only';
+import { useAnalyticsEnabled, useLifecycleEnabled } from '../session/session';
 
 export function FlagPage({ ns, flagKey }: { ns: string; flagKey: string }) {
   const flag = useLoad(keys.flag(ns, flagKey), (signal) => getFlag(ns, flagKey, signal));
@@ -38,7 +43,12 @@ export function FlagPage({ ns, flagKey }: { ns: string; flagKey: string }) {
   const deleteLock = useWriteLock('flag', 'delete', ns);
   const mayCopy = useMayCopyOut('flag', ns);
   const loadError = useLoadError('flag', ns, flag.error);
-  const views = detailsAndHistory(path('namespaces', ns, 'flags', flagKey), !locks('audit', 'read', ns));
+  const analytics = useAnalyticsEnabled();
+  const lifecycle = useLifecycleEnabled();
+  const base = path('namespaces', ns, 'flags', flagKey);
+  const views = detailsAndHistory(base, !locks('audit', 'read', ns));
+  // Only where evaluations are counted: elsewhere `?view=analytics` shows the details.
+  if (analytics) views.push({ key: 'analytics', label: 'Analytics', to: `${base}?view=analytics` });
   const view = currentView(useRoute().query, views);
 
   if (!flag.data) {
@@ -56,6 +66,7 @@ export function FlagPage({ ns, flagKey }: { ns: string; flagKey: string }) {
         subtitle={
           <>
             <span className="key">{f.key}</span> · {isBoolean ? 'Boolean flag' : 'Variant flag'}
+            {lifecycle && <LifecycleMark ns={ns} flag={f} />}
           </>
         }
         actions={
@@ -75,7 +86,9 @@ export function FlagPage({ ns, flagKey }: { ns: string; flagKey: string }) {
         }
       />
       <ViewTabs label={`Flag ${f.key}`} views={views} current={view} />
-      {view === 'history' ? (
+      {view === 'analytics' ? (
+        <AnalyticsSection ns={ns} flag={f} />
+      ) : view === 'history' ? (
         <HistorySection
           ns={ns}
           filter={{ namespaceKey: ns, flagKey: f.key }}
@@ -84,6 +97,7 @@ export function FlagPage({ ns, flagKey }: { ns: string; flagKey: string }) {
         />
       ) : (
         <>
+          <FailedScheduleNotice ns={ns} flagKey={f.key} />
           <FlagDetailsForm ns={ns} flag={f} onSaved={flag.set} />
           <ErrorMessage error={segments.error && `Segments could not be loaded: ${segments.error}`} />
           {isBoolean ? (
@@ -94,6 +108,8 @@ export function FlagPage({ ns, flagKey }: { ns: string; flagKey: string }) {
               <RulesSection ns={ns} flag={f} segments={segments.data ?? []} />
             </>
           )}
+          <SchedulesSection ns={ns} flag={f} />
+          {lifecycle && <LifecycleSection ns={ns} flag={f} onSaved={flag.set} />}
           <MetadataSection ns={ns} flag={f} onSaved={flag.set} />
         </>
       )}

@@ -1,7 +1,9 @@
 /**
- * A namespace's flags in the shared list view: search, filters by type and by on/off, sort by any column header, a
- * choice of columns, and an on/off switch per flag (disabled when read-only or the caller may not change flags
- * here, with the reason said once above the list).
+ * A namespace's flags in the shared list view: search, filters by type, by on/off and by whether the last lifecycle
+ * check found them potentially stale, sort by any column header, a choice of columns, and an on/off switch per flag
+ * (disabled when read-only or the caller may not change flags here, with the reason said once above the list); each
+ * flag's lifecycle (potentially stale with its reasons, archived); where evaluations are counted, each flag's last
+ * day of them.
  */
 import { useState } from 'react';
 import { flagPages } from '../api/flags';
@@ -16,7 +18,10 @@ import { formatDateBare } from '../lib/format';
 import { path } from '../routing/hash-router';
 import { useLockNote, useWriteLock } from '../session/permissions';
 import { WriteLink } from '../session/read-only';
+import { FlagLifecycleCell } from './flag/flag-lifecycle-cell';
 import { FlagListSwitch } from './flag/flag-list-switch';
+import { FlagUsage } from './flag/flag-usage';
+import { useAnalyticsEnabled, useLifecycleEnabled } from '../session/session';
 
 const TYPES: Record<string, FlagType> = { variant: 'VARIANT_FLAG_TYPE', boolean: 'BOOLEAN_FLAG_TYPE' };
 
@@ -25,13 +30,38 @@ const FILTERS: ListFilter[] = [
   { id: 'enabled', label: 'Enabled', options: [{ value: '', label: 'All' }, { value: 'true', label: 'On' }, { value: 'false', label: 'Off' }] },
 ];
 
+/** Only where the lifecycle is checked (lifecycle.enabled): otherwise nothing keeps the state it filters by. */
+const STALE_FILTER: ListFilter = {
+  id: 'stale',
+  label: 'Lifecycle',
+  options: [{ value: '', label: 'All' }, { value: 'true', label: 'Potentially stale' }, { value: 'false', label: 'Not stale' }],
+};
+
 export function FlagsPage({ ns }: { ns: string }) {
   const [toggleError, setToggleError] = useState<string>();
   const createLock = useWriteLock('flag', 'create', ns);
   const switchLock = useWriteLock('flag', 'update', ns);
   // Why the switches are off, said once above the list (a tooltip alone is unseen on phones).
   const switchNote = useLockNote(switchLock);
+  const analytics = useAnalyticsEnabled();
+  const lifecycle = useLifecycleEnabled();
 
+  // Each flag's last day of evaluations, only where they are counted (analytics.enabled).
+  const usage: Array<ListColumn<Flag>> = analytics
+    ? [
+        {
+          id: 'usage',
+          header: 'Evaluations (24 h)',
+          optional: 'shown',
+          className: 'nowrap',
+          cell: (f, page) => <FlagUsage ns={ns} flagKey={f.key} pageKeys={page.map((p) => p.key)} />,
+        },
+      ]
+    : [];
+  // Each flag's lifecycle, only where it is checked (lifecycle.enabled).
+  const lifecycleColumn: Array<ListColumn<Flag>> = lifecycle
+    ? [{ id: 'lifecycle', header: 'Lifecycle', optional: 'shown', cell: (f) => <FlagLifecycleCell ns={ns} flag={f} /> }]
+    : [];
   const columns: Array<ListColumn<Flag>> = [
     {
       id: 'enabled',
@@ -51,13 +81,21 @@ export function FlagsPage({ ns }: { ns: string }) {
         </span>
       ),
     },
+    ...lifecycleColumn,
+    ...usage,
     { id: 'description', header: 'Description', optional: 'shown', className: 'description', stacked: 'plain', cell: (f) => f.description },
     { id: 'updated', header: 'Updated', sort: 'updatedAt', optional: 'shown', className: 'nowrap', zoned: true, cell: (f) => formatDateBare(f.updatedAt) },
     { id: 'created', header: 'Created', sort: 'createdAt', optional: 'hidden', className: 'nowrap', zoned: true, cell: (f) => formatDateBare(f.createdAt) },
   ];
 
   const fetcher = ({ q, sort, filters }: ListParams) =>
-    flagPages(ns, { search: q, sort, type: TYPES[filters.type], enabled: filters.enabled ? filters.enabled === 'true' : undefined });
+    flagPages(ns, {
+      search: q,
+      sort,
+      type: TYPES[filters.type],
+      enabled: filters.enabled ? filters.enabled === 'true' : undefined,
+      stale: lifecycle && filters.stale ? filters.stale === 'true' : undefined,
+    });
 
   return (
     <>
@@ -75,7 +113,7 @@ export function FlagsPage({ ns }: { ns: string }) {
         cacheKey={keys.flags(ns)}
         fetcher={fetcher}
         columns={columns}
-        filters={FILTERS}
+        filters={lifecycle ? [...FILTERS, STALE_FILTER] : FILTERS}
         columnsKey="flags"
         rowKey={(f) => f.key}
         resource="flag"

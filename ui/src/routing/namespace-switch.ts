@@ -1,7 +1,7 @@
 /**
  * Where the namespace switcher in the top bar goes: the same page in the chosen namespace, so that switching compares
  * like with like. A flag or segment opens there when that namespace has one of its key, else that namespace's list;
- * lists, the console (with its flag, kept in its address), the audit trail and the new-item pages keep their address's
+ * lists, flag health, the console (with its flag, kept in its address), the audit trail and the new-item pages keep their address's
  * query but the page number. From the Namespaces page it opens the chosen namespace's flags (as the list's links do);
  * Static tokens stays, the chosen namespace becoming the current one (the navigation's links, the next visit).
  */
@@ -11,7 +11,7 @@ import { getSegment } from '../api/segments';
 import { rememberNamespace } from '../session/namespaces';
 import { navigate, path, renderPageAgain, type Route } from './hash-router';
 
-const SECTIONS = ['flags', 'segments', 'console', 'audit', 'create'];
+const SECTIONS = ['flags', 'health', 'segments', 'console', 'audit', 'create'];
 
 export async function switchNamespace(route: Route, target: string): Promise<void> {
   if (route.segments[0] !== 'namespaces') {

@@ -27,6 +27,10 @@ export type SessionState =
       ui: UiSettings;
       /** Where flag state lives, and whether the API refuses writes of it (session/read-only.tsx). */
       storage: { type: string; readOnly: boolean };
+      /** Evaluations are counted (`analytics.enabled`): the flag page's Analytics tab and the flags' usage column. */
+      analytics: boolean;
+      /** Flags' lifecycle is checked (`lifecycle.enabled`): the Lifecycle card and column, the stale filter, Flag health. */
+      lifecycle: boolean;
       /**
        * What the caller may do under authorization (session/permissions.tsx); undefined when authentication is off
        * or the server could not say, and then the UI offers everything and the API has the last word.
@@ -52,15 +56,29 @@ export function useSession(): Session {
   return s;
 }
 
+/** Whether this Flagpole counts evaluations (`/meta/info`'s `analytics.enabled`). */
+export function useAnalyticsEnabled(): boolean {
+  const { state } = useSession();
+  return state.status === 'ready' && state.analytics;
+}
+
+/** Whether this Flagpole checks flags' lifecycle (`/meta/info`'s `lifecycle.enabled`). */
+export function useLifecycleEnabled(): boolean {
+  const { state } = useSession();
+  return state.status === 'ready' && state.lifecycle;
+}
+
 /** The signed-in state from the API, or the login page's. */
 async function probe(notice?: string): Promise<SessionState> {
   try {
     const info = await getMetaInfo();
     const ui = await getUiSettings().catch(() => ({}));
     const storage = { type: info.storage?.type ?? 'database', readOnly: info.storage?.readOnly === true };
-    if (!info.authentication.required) return { status: 'ready', required: false, via: 'none', ui, storage };
+    const analytics = info.analytics?.enabled === true;
+    const lifecycle = info.lifecycle?.enabled === true;
+    if (!info.authentication.required) return { status: 'ready', required: false, via: 'none', ui, storage, analytics, lifecycle };
     const [self, permissions] = await Promise.all([getSelf().catch(() => undefined), getPermissions().catch(() => undefined)]);
-    return { status: 'ready', required: true, via: clientToken() ? 'token' : 'session', self, ui, storage, permissions };
+    return { status: 'ready', required: true, via: clientToken() ? 'token' : 'session', self, ui, storage, analytics, lifecycle, permissions };
   } catch (e) {
     if (!(e instanceof ApiError) || e.status !== 401) return { status: 'unreachable', message: messageOf(e) };
     try {

@@ -3,7 +3,7 @@
  * `ui.default_theme`, else the system's. `system` follows the operating system live. The choice applies on the login
  * page too, before the server's default is known.
  */
-import { useEffect } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import type { UiSettings } from '../api/types';
 import { preference } from './preference';
 
@@ -29,4 +29,20 @@ export function useAppliedTheme(theme: Theme): void {
     media.addEventListener('change', apply);
     return () => media.removeEventListener('change', apply);
   }, [theme]);
+}
+
+/**
+ * The theme the page is drawn in now, `light` or `dark` (what useAppliedTheme set): for what is drawn by script,
+ * such as a chart's canvas, which CSS variables do not reach by themselves.
+ */
+export function useShownTheme(): 'light' | 'dark' {
+  return useSyncExternalStore(watchShownTheme, shownTheme);
+}
+
+const shownTheme = (): 'light' | 'dark' => (document.documentElement.dataset.theme === 'dark' ? 'dark' : 'light');
+
+function watchShownTheme(changed: () => void): () => void {
+  const observer = new MutationObserver(changed);
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+  return () => observer.disconnect();
 }

@@ -7,29 +7,29 @@
  * so databases bootstrapped before count as bootstrapped. Deleting the row is the way to bootstrap again
  * (docs/authentication.md). Instances starting together race on inserting the row; one wins.
  */
-import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG } from '../../../config/config.tokens';
 import type { FlagpoleConfig } from '../../../config/config.types';
 import { rootLogger } from '../../../logging/logger';
 import { Method } from '../../auth-method';
 import { AuthenticationStore } from '../../authentication.store';
 import { BOOTSTRAP_TOKEN_DESCRIPTION, BOOTSTRAP_TOKEN_NAME, TOKEN_DESCRIPTION, TOKEN_NAME } from './token.metadata';
-import { IN_WRITE_WORKER } from '../../../write-worker/role';
+import { ProcessDuty, type ProcessDutyProvider } from '../../../common/process-duty';
 
 export const BOOTSTRAP_MARKER = 'bootstrap_auth_METHOD_TOKEN';
 
 /** Below this a guessable value is likely; generated tokens have 44 characters. */
 const SHORT_TOKEN = 16;
 
+@ProcessDuty()
 @Injectable()
-export class TokenBootstrap implements OnApplicationBootstrap {
+export class TokenBootstrap implements ProcessDutyProvider {
   constructor(
     @Inject(CONFIG) private readonly config: FlagpoleConfig,
     private readonly store: AuthenticationStore,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    if (IN_WRITE_WORKER) return;
+  async start(): Promise<void> {
     const { bootstrap } = this.config.authentication.methods.token;
     const logger = rootLogger(this.config.log).child({ context: 'Authentication' });
     if (bootstrap.token && bootstrap.token.length < SHORT_TOKEN) {

@@ -3,7 +3,7 @@ import { Authorizer } from '../../../authorization/authorizer.service';
 import { credentialLabel } from '../../../authorization/credential-label';
 import { PermissionDeniedError } from '../../../common/errors';
 import { Method } from '../../auth-method';
-import { parseTimestamp } from '../../auth.dto';
+import { parseTimestamp } from '../../../common/timestamps';
 import { AuthenticationStore } from '../../authentication.store';
 import { toAuthenticationJson, type AuthenticationRecord } from '../../authentication.record';
 import type { CreateTokenRequest, CreateTokenResponse } from './token.dto';

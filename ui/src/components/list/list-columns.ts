@@ -18,7 +18,8 @@ export interface ListColumn<T> {
   /** Names the column in the column picker's memory. */
   id: string;
   header: string;
-  cell(item: T): ReactNode;
+  /** `page` is every item of the page shown, for a cell that reads something for the whole page at once. */
+  cell(item: T, page: readonly T[]): ReactNode;
   /** Its header sorts the list by this field. */
   sort?: SortField;
   /** Offered in the column picker: shown unless the user hid it, or `hidden` until the user shows it. */

@@ -145,7 +145,7 @@ export function ListView<T>({ noun, cacheKey, fetcher, columns, filters = [], co
                     className={[c.className, `cell-${c.stacked ?? 'line'}`].filter(Boolean).join(' ')}
                     data-label={c.stacked ? undefined : c.header}
                   >
-                    {c.cell(item)}
+                    {c.cell(item, rows)}
                   </td>
                 ))}
               </tr>

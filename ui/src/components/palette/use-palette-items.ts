@@ -12,6 +12,7 @@ import { useLoad } from '../../hooks/use-load';
 import { path, useRoute } from '../../routing/hash-router';
 import { useCurrentNamespace, useNamespaces } from '../../session/namespaces';
 import { useLocks } from '../../session/permissions';
+import { useLifecycleEnabled } from '../../session/session';
 import { usePaletteActions } from './palette-actions';
 import type { PaletteItem } from './palette-search';
 
@@ -24,6 +25,7 @@ const FULL_LIST = '*';
 /** The namespace's pages, in the navigation's order, then the settings. */
 const SCOPED_PAGES = [
   { key: 'flags', name: 'Flags' },
+  { key: 'health', name: 'Flag health' },
   { key: 'segments', name: 'Segments' },
   { key: 'console', name: 'Console' },
   { key: 'audit', name: 'Audit trail' },
@@ -42,8 +44,11 @@ export function usePaletteItems(): PaletteItems {
   const namespaces = useNamespaces();
   // As in the navigation: no page the caller may not read (authorization).
   const locks = useLocks();
+  const lifecycle = useLifecycleEnabled();
   const hidden = (key: string) =>
-    (key === 'audit' && Boolean(locks('audit', 'read', ns))) || (key === 'tokens' && Boolean(locks('authentication', 'read')));
+    (key === 'audit' && Boolean(locks('audit', 'read', ns))) ||
+    (key === 'tokens' && Boolean(locks('authentication', 'read'))) ||
+    (key === 'health' && !lifecycle);
   const flags = useLoad([...keys.flags(ns), FULL_LIST], async (signal) => (await flagPages(ns)(0, '', signal)).items);
   const segments = useLoad([...keys.segments(ns), FULL_LIST], (signal) => listAllSegments(ns, signal));
   const actions = usePaletteActions(ns, route);
@@ -58,7 +63,7 @@ export function usePaletteItems(): PaletteItems {
     ...(flags.data ?? []).map((f) => ({ group: 'Flags' as const, ...named(f), to: path('namespaces', ns, 'flags', f.key) })),
     ...(segments.data ?? []).map((s) => ({ group: 'Segments' as const, ...named(s), to: path('namespaces', ns, 'segments', s.key) })),
     ...(namespaces.data ?? []).map((n) => ({ group: 'Namespaces' as const, ...named(n), to: path('namespaces', n.key, section) })),
-  ], [ns, section, actions, flags.data, segments.data, namespaces.data, locks]);
+  ], [ns, section, actions, flags.data, segments.data, namespaces.data, locks, lifecycle]);
   const errors = [
     flags.error && `Flags: ${flags.error}`,
     segments.error && `Segments: ${segments.error}`,

@@ -5,7 +5,7 @@ import { segmentKeysOf, type Rollout, type Segment, type SegmentOperator } from 
 import { Field } from '../../components/field';
 import { ModalForm } from '../../components/modal-form';
 import { PercentInput } from '../../components/percent-input';
-import { SegmentPicker } from '../../components/segment-picker';
+import { SegmentPicker, withTyped } from '../../components/segment-picker';
 import { useAction } from '../../hooks/use-action';
 import { SegmentOperatorField } from './segment-operator-field';
 
@@ -31,7 +31,10 @@ export function RolloutForm({
   const [kind, setKind] = useState<Kind>(rollout?.segment ? 'segment' : 'threshold');
   const [description, setDescription] = useState(rollout?.description ?? '');
   const [percentage, setPercentage] = useState<number>(rollout?.threshold?.percentage ?? 50);
-  const [segmentKeys, setSegmentKeys] = useState<string[]>(rollout?.segment ? segmentKeysOf(rollout.segment) : []);
+  const [chosenKeys, setChosenKeys] = useState<string[]>(rollout?.segment ? segmentKeysOf(rollout.segment) : []);
+  // A complete key left typed in the picker counts as chosen (segment-picker.tsx).
+  const [typedKey, setTypedKey] = useState<string>();
+  const segmentKeys = withTyped(chosenKeys, typedKey);
   const [operator, setOperator] = useState<SegmentOperator>(rollout?.segment?.segmentOperator ?? 'OR_SEGMENT_OPERATOR');
   const [value, setValue] = useState<boolean>(rollout?.threshold?.value ?? rollout?.segment?.value ?? true);
   const [problem, setProblem] = useState<string>();
@@ -80,8 +83,8 @@ export function RolloutForm({
         </Field>
       ) : (
         <>
-          <SegmentPicker segments={segments} value={segmentKeys} onChange={setSegmentKeys} />
-          <SegmentOperatorField value={operator} onChange={setOperator} count={segmentKeys.length} />
+          <SegmentPicker segments={segments} value={chosenKeys} onChange={setChosenKeys} onTyped={setTypedKey} />
+          <SegmentOperatorField value={operator} onChange={setOperator} count={chosenKeys.length} />
         </>
       )}
       <Field label="Value served">

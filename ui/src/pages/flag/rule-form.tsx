@@ -11,7 +11,7 @@ import { segmentKeysOf, type Flag, type Rule, type Segment, type SegmentOperator
 import { Field } from '../../components/field';
 import { ModalForm } from '../../components/modal-form';
 import { PercentInput } from '../../components/percent-input';
-import { SegmentPicker } from '../../components/segment-picker';
+import { SegmentPicker, withTyped } from '../../components/segment-picker';
 import { VariantSelect } from '../../components/variant-select';
 import { useAction } from '../../hooks/use-action';
 import { evenSplit, splitProblem, totalPercent, type Share } from '../../lib/distributions';
@@ -46,7 +46,10 @@ export function RuleForm({
   onClose(): void;
   onSaved(): void;
 }) {
-  const [segmentKeys, setSegmentKeys] = useState<string[]>(rule ? segmentKeysOf(rule) : []);
+  const [chosenKeys, setChosenKeys] = useState<string[]>(rule ? segmentKeysOf(rule) : []);
+  // A complete key left typed in the picker counts as chosen (segment-picker.tsx).
+  const [typedKey, setTypedKey] = useState<string>();
+  const segmentKeys = withTyped(chosenKeys, typedKey);
   const [operator, setOperator] = useState<SegmentOperator>(rule?.segmentOperator ?? 'OR_SEGMENT_OPERATOR');
   const initial = initialServe(flag, rule);
   const [mode, setMode] = useState<Mode>(initial.mode);
@@ -96,8 +99,8 @@ export function RuleForm({
       error={(tried ? noSegment : undefined) ?? save.error}
       wide
     >
-      <SegmentPicker segments={segments} value={segmentKeys} onChange={setSegmentKeys} label="Segments this rule targets" />
-      <SegmentOperatorField value={operator} onChange={setOperator} count={segmentKeys.length} />
+      <SegmentPicker segments={segments} value={chosenKeys} onChange={setChosenKeys} onTyped={setTypedKey} label="Segments this rule targets" />
+      <SegmentOperatorField value={operator} onChange={setOperator} count={chosenKeys.length} />
       <fieldset className="serve">
         <legend>Serve</legend>
         {flag.variants.length === 0 ? (

@@ -63,6 +63,14 @@ export function AuditEventItem({ event, ns, links, flagKey }: { event: AuditEven
 
 function Actor({ actor }: { actor?: AuditActor }) {
   if (!actor) return <span className="muted">by an unknown actor</span>;
+  // Flagpole's own periodic work (the lifecycle check) names itself, with no method and no address: no request made it.
+  if (actor.authentication === 'none' && actor.name && !actor.ip && !actor.email) {
+    return (
+      <>
+        by <strong>{actor.name}</strong> <span className="muted">(Flagpole itself)</span>
+      </>
+    );
+  }
   const method = METHOD_LABELS[actor.authentication] ?? actor.authentication;
   const who = actor.name || actor.email;
   const details = [who ? method : undefined, actor.name && actor.email ? actor.email : undefined, actor.ip].filter(Boolean);

@@ -1,8 +1,11 @@
 /**
  * What one audit event did to its resource: for an update the fields that changed (old → new, added, removed); for a
- * create the values it was made with; for a delete what it was, from the stored `before`.
+ * create the values it was made with; for a delete what it was, from the stored `before`; for the lifecycle check's
+ * `stale` and `unstale`, why the flag became potentially stale, or that it no longer is.
  */
 import type { AuditEvent } from '../../api/audit';
+import { kindLabel } from '../../lib/lifecycle';
+import { StaleReasons } from '../lifecycle/lifecycle-words';
 import { ValueList } from '../../components/value-list';
 import { readablePayload, reorderedIds, rolloutName, ruleName, type AuditNames } from '../../lib/audit-names';
 import { diffPayloads, fieldsOf, formatLeaf, ItemsLeaf, type DiffRow } from '../../lib/payload-diff';
@@ -29,6 +32,7 @@ export function PayloadDiff({ event, names }: { event: AuditEvent; names: AuditN
   const reorder = reorderedIds(event.payload);
   if (reorder) return <NewOrder event={event} names={names} />;
   const { action } = event;
+  if (action === 'stale' || action === 'unstale') return <LifecycleChange event={event} />;
   // Names rather than ids, lists as lists, no empty `distributions []` (lib/audit-names.ts).
   const payload = readablePayload(event.type, event.payload, names) ?? {};
   const before = readablePayload(event.type, event.before, names);
@@ -45,6 +49,19 @@ export function PayloadDiff({ event, names }: { event: AuditEvent; names: AuditN
       {unknownBefore && <p className="muted diff-note">{unknownBefore}</p>}
       <Values summary={action === 'created' ? 'Created with' : action === 'deleted' ? 'Identified by' : 'Values now'} fields={fieldsOf(payload, skip)} />
     </>
+  );
+}
+
+/** The lifecycle check's verdict: the reasons in words (payload `{key, namespace_key, kind, reasons}`). */
+function LifecycleChange({ event }: { event: AuditEvent }) {
+  const { kind, reasons } = event.payload as { kind?: string; reasons?: unknown };
+  const of = kind ? ` (${kindLabel(kind).toLowerCase()} flag)` : '';
+  if (event.action === 'unstale') return <p className="diff-note">No longer potentially stale{of}.</p>;
+  return (
+    <div className="diff-values">
+      <p className="diff-note">Found potentially stale{of}:</p>
+      <StaleReasons reasons={Array.isArray(reasons) ? reasons.filter((r) => r && typeof r === 'object') : []} />
+    </div>
   );
 }
 

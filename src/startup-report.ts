@@ -2,9 +2,9 @@
  * What start-up says about the database and the cache: enough to see which one is in use, never a credential (a URL's
  * user, password and query string are left out).
  */
-import { describeRedis } from '../cache/redis-options';
-import type { CacheConfig } from '../config/config.types';
-import { dialectOf, sqlitePath } from '../storage/dialects';
+import { describeRedis } from './cache/redis-options';
+import type { CacheConfig } from './config/config.types';
+import { dialectOf, sqlitePath } from './storage/dialects';
 
 export function describeDatabase(url: string): string {
   const dialect = dialectOf(url);

@@ -5,7 +5,7 @@ import { TOKEN_NAMESPACE } from '../auth/methods/token/token.metadata';
 import { NamespaceRepository } from '../namespaces/namespace.repository';
 import { Database } from '../storage/database.service';
 import { Method } from '../wire';
-import { Authorizer } from './authorizer.service';
+import { Authorizer } from '../authorization/authorizer.service';
 import type { PermissionsResponse } from './permissions.dto';
 
 @Injectable()

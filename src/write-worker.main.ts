@@ -3,19 +3,20 @@
  * database connection, that answers the REST API writes the main thread hands it (write-worker.service.ts) through
  * Fastify's `inject`, so with the same authentication, validation, errors and audit as on the main thread. It
  * stores its writes' audit events itself; its committed changes, the events (for the sinks) and its stored trail's
- * backlog go back to the main thread. It listens on no port and runs nothing on a schedule (role.ts).
+ * backlog go back to the main thread. It listens on no port and starts no process duties (app.module.ts). An entry
+ * point beside main.ts: like it, it assembles the whole application.
  */
 import 'reflect-metadata';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Logger } from '@nestjs/common';
-import { createApp } from '../app';
-import { AuditTrail } from '../audit/audit-trail.service';
-import { loadConfig } from '../config/config.loader';
-import { rootLogger } from '../logging/logger';
-import { NestLogger } from '../logging/nest-logger';
-import { Changes } from '../storage/changes';
-import type { ToMain, ToWorker } from './messages';
-import { lowerThreadPriority } from './thread-priority';
+import { createApp } from './app';
+import { AuditTrail } from './audit/audit-trail.service';
+import { loadConfig } from './config/config.loader';
+import { rootLogger } from './logging/logger';
+import { NestLogger } from './logging/nest-logger';
+import { Changes } from './storage/changes';
+import type { ToMain, ToWorker } from './write-worker/messages';
+import { lowerThreadPriority } from './write-worker/thread-priority';
 
 const port = parentPort!;
 const send = (message: ToMain) => port.postMessage(message);

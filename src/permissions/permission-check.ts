@@ -10,9 +10,9 @@ import { createParamDecorator, Injectable, Logger, type ExecutionContext, type P
 import type { FastifyRequest } from 'fastify';
 import { AUTHENTICATION, type AuthenticatedRequest } from '../auth/auth.decorators';
 import { PermissionDeniedError } from '../common/errors';
-import { Authorizer } from './authorizer.service';
-import { credentialLabel } from './credential-label';
-import type { Action, Resource } from './policy';
+import { Authorizer } from '../authorization/authorizer.service';
+import { credentialLabel } from '../authorization/credential-label';
+import type { Action, Resource } from '../authorization/policy';
 
 export type PermissionCheck = (action: Action, resource: Resource, namespace: string) => void;
 

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { ACTIONS, RESOURCES } from './policy';
+import { ACTIONS, RESOURCES } from '../authorization/policy';
 
 const ACTION_LIST: SchemaObject = { type: 'array', items: { type: 'string', enum: [...ACTIONS] } };
 

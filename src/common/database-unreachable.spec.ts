@@ -1,5 +1,5 @@
 import { ConnectionException } from '@mikro-orm/core';
-import { isDatabaseUnreachable } from './unreachable';
+import { isDatabaseUnreachable } from './database-unreachable';
 
 describe('isDatabaseUnreachable', () => {
   const coded = (code: string) => Object.assign(new Error('x'), { code });

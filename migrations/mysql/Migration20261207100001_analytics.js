@@ -1,0 +1,23 @@
+'use strict';
+Object.defineProperty(exports, '__esModule', { value: true });
+const { Migration } = require('@mikro-orm/migrations');
+
+/**
+ * Evaluation counts (analytics.enabled): one row per minute (since the Unix epoch, UTC), namespace, flag, variant
+ * (`true`/`false` for boolean flags) and reason (Flipt's EvaluationReason number). Instances add to a row with an
+ * upsert, so the primary key is the row's whole identity; the minute index serves the retention's delete. Three
+ * 255-character keys in utf8mb4 and the two numbers make 3,066 bytes, within InnoDB's 3,072 for one index.
+ */
+class Migration20261207100001_analytics extends Migration {
+
+  async up() {
+    this.addSql(`create table \`analytics_counts\` (\`namespace_key\` varchar(255) not null, \`flag_key\` varchar(255) not null, \`minute\` int not null, \`variant_key\` varchar(255) not null, \`reason\` smallint not null, \`count\` bigint not null, primary key (\`namespace_key\`, \`flag_key\`, \`minute\`, \`variant_key\`, \`reason\`)) default character set utf8mb4 collate utf8mb4_bin engine = InnoDB;`);
+    this.addSql(`alter table \`analytics_counts\` add index \`analytics_counts_minute_index\`(\`minute\`);`);
+  }
+
+  async down() {
+    this.addSql(`drop table if exists \`analytics_counts\`;`);
+  }
+
+}
+exports.Migration20261207100001_analytics = Migration20261207100001_analytics;
