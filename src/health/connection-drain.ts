@@ -4,23 +4,16 @@
  * response (Node closes idle connections only once, when close begins) and hold the shutdown until its keep-alive
  * timeout ran out.
  */
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance } from 'fastify';
+import { Injectable } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { HealthService } from './health.service';
 
+/** The request pipeline's respond stage calls `beforeSend` for every response (request-pipeline.ts). */
 @Injectable()
-export class ConnectionDrain implements OnModuleInit {
-  constructor(
-    private readonly adapter: HttpAdapterHost,
-    private readonly health: HealthService,
-  ) {}
+export class ConnectionDrain {
+  constructor(private readonly health: HealthService) {}
 
-  onModuleInit(): void {
-    const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
-    fastify.addHook('onSend', (_req, reply, payload, done) => {
-      if (this.health.isStopping()) reply.header('connection', 'close');
-      done(null, payload);
-    });
+  beforeSend(reply: FastifyReply): void {
+    if (this.health.isStopping()) reply.header('connection', 'close');
   }
 }

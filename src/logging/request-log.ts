@@ -4,12 +4,10 @@
  * the log. Successful health probes and metric scrapes are not logged: they would drown everything else.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONFIG } from '../config/config.tokens';
 import type { FlagpoleConfig } from '../config/config.types';
 import { rootLogger, type Logger } from './logger';
-import { ProcessDuty, type ProcessDutyProvider } from '../common/process-duty';
 
 const QUIET_ROUTES = new Set(['/health', '/health/live', '/health/ready', '/metrics']);
 
@@ -31,29 +29,22 @@ export function requestLogLine(req: FastifyRequest, reply: FastifyReply): { leve
   };
 }
 
-@ProcessDuty()
+/** The request pipeline's respond stage calls `write` for every response (request-pipeline.ts), in the server only. */
 @Injectable()
-export class RequestLogger implements ProcessDutyProvider {
+export class RequestLogger {
   private readonly log: Logger;
+  /** The level is fixed at start-up: asked once, not on every response. */
+  private readonly infoEnabled: boolean;
 
-  constructor(
-    private readonly adapter: HttpAdapterHost,
-    @Inject(CONFIG) config: FlagpoleConfig,
-  ) {
+  constructor(@Inject(CONFIG) config: FlagpoleConfig) {
     this.log = rootLogger(config.log);
+    this.infoEnabled = this.log.isLevelEnabled('info');
   }
 
-  start(): void {
-    // A process duty: the server logs the requests it hands the write worker.
-    const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
-    // The level is fixed at start-up: asked once, not on every response.
-    const infoEnabled = this.log.isLevelEnabled('info');
-    fastify.addHook('onResponse', (req, reply, done) => {
-      if (infoEnabled || (reply.statusCode >= 500 && reply.statusCode !== 501)) {
-        const line = requestLogLine(req, reply);
-        if (line) this.log[line.level](line.fields, line.message);
-      }
-      done();
-    });
+  write(req: FastifyRequest, reply: FastifyReply): void {
+    if (this.infoEnabled || (reply.statusCode >= 500 && reply.statusCode !== 501)) {
+      const line = requestLogLine(req, reply);
+      if (line) this.log[line.level](line.fields, line.message);
+    }
   }
 }

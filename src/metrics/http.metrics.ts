@@ -4,25 +4,20 @@
  * counted under route `unmatched`.
  */
 import { Injectable } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BufferedCounter, type BufferedCounterChild } from './buffered-counter';
 import { BufferedHistogram, type BufferedHistogramChild } from './buffered-histogram';
 import { ChildCache } from './child-cache';
 import { MetricsRegistry } from './metrics.registry';
-import { ProcessDuty, type ProcessDutyProvider } from '../common/process-duty';
 
 const LABELS = ['method', 'route', 'status'] as const;
 
-@ProcessDuty()
+/** The request pipeline's respond stage calls `observe` for every response (request-pipeline.ts), in the server only. */
 @Injectable()
-export class HttpMetrics implements ProcessDutyProvider {
+export class HttpMetrics {
   private readonly children: ChildCache<{ count: BufferedCounterChild; latency: BufferedHistogramChild }>;
 
-  constructor(
-    private readonly metrics: MetricsRegistry,
-    private readonly adapter: HttpAdapterHost,
-  ) {
+  constructor(private readonly metrics: MetricsRegistry) {
     const registers = [metrics.registry];
     const requests = new BufferedCounter({ name: 'flagpole_http_requests_total', help: 'HTTP requests by method, route and status', labelNames: LABELS, registers });
     const duration = new BufferedHistogram({
@@ -38,15 +33,14 @@ export class HttpMetrics implements ProcessDutyProvider {
     }));
   }
 
-  start(): void {
-    // A process duty: the server counts the requests it hands the write worker.
-    if (!this.metrics.enabled) return;
-    const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
-    fastify.addHook('onResponse', (req, reply, done) => {
-      const child = this.children.get(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode);
-      child.count.inc();
-      child.latency.observe(reply.elapsedTime / 1000);
-      done();
-    });
+  /** Whether `observe` counts anything (`metrics.enabled`). */
+  get enabled(): boolean {
+    return this.metrics.enabled;
+  }
+
+  observe(req: FastifyRequest, reply: FastifyReply): void {
+    const child = this.children.get(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode);
+    child.count.inc();
+    child.latency.observe(reply.elapsedTime / 1000);
   }
 }
