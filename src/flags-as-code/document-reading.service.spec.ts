@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { withoutHeapSize } from './document-reading.service';
+import { readingEnvironment, withoutHeapSize } from './document-reading.service';
 
 describe('the reading process\'s NODE_OPTIONS', () => {
   it('drop a heap size (any spelling, or as a share of memory), so that limits.import_read_heap_mb is the one that counts', () => {
@@ -11,6 +11,16 @@ describe('the reading process\'s NODE_OPTIONS', () => {
 
   it('are empty when there were none', () => {
     expect(withoutHeapSize(undefined)).toBe('');
+  });
+});
+
+describe('the reading process\'s environment', () => {
+  it('holds no FLAGPOLE_ variable or other secret, only what Node and ts-node read', () => {
+    const env = readingEnvironment({
+      PATH: '/usr/bin', TZ: 'UTC', TS_NODE_PROJECT: 'tsconfig.json', NODE_OPTIONS: '--max-old-space-size=400 --no-warnings',
+      FLAGPOLE_DB_URL: 'postgres://app:secret@db/flags', FLAGPOLE_AUTHENTICATION_METHODS_TOKEN_BOOTSTRAP_TOKEN: 'boot', AWS_SECRET_ACCESS_KEY: 'k',
+    });
+    expect(env).toEqual({ PATH: '/usr/bin', TZ: 'UTC', TS_NODE_PROJECT: 'tsconfig.json', NODE_OPTIONS: '--no-warnings' });
   });
 });
 

@@ -30,6 +30,16 @@ import type { ReadingAnswer, ReadingJob } from './document-reading.child';
 /** What of the process's error output is kept, to log when it stops unexpectedly. */
 const STDERR_TAIL_BYTES = 4096;
 
+/**
+ * The reading process's environment: what Node and ts-node read, nothing else. It reads untrusted text and needs no
+ * secret (database URLs, tokens, keys in FLAGPOLE_* variables), so none is handed to it.
+ */
+export function readingEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const kept: NodeJS.ProcessEnv = { NODE_OPTIONS: withoutHeapSize(env.NODE_OPTIONS) };
+  for (const [name, value] of Object.entries(env)) if (/^(PATH|TZ|LANG|LC_\w+|TS_NODE_\w+)$/.test(name)) kept[name] = value;
+  return kept;
+}
+
 /** NODE_OPTIONS without a heap size, so that the child's own flag is the one that counts. */
 export function withoutHeapSize(nodeOptions: string | undefined): string {
   return (nodeOptions ?? '').split(/\s+/).filter((o) => o && !/^--max[-_]old[-_]space[-_]size/.test(o)).join(' ');
@@ -139,7 +149,7 @@ export class DocumentReadingProcess implements OnApplicationShutdown {
       : [join(__dirname, 'document-reading.child.ts'), [...heap, '--require', 'ts-node/register/transpile-only']];
     const child = fork(path, [], {
       execArgv,
-      env: { ...process.env, NODE_OPTIONS: withoutHeapSize(process.env.NODE_OPTIONS) },
+      env: readingEnvironment(process.env),
       serialization: 'advanced', // structured clone, as for a worker thread: Maps and the like cross as they are
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
@@ -159,7 +169,8 @@ export class DocumentReadingProcess implements OnApplicationShutdown {
     child.on('error', (e: Error) => {
       if (this.child === child) this.stopped(e);
     });
-    child.on('exit', (code, signal) => {
+    // 'close', not 'exit': it comes once the error output has been read to its end, where V8 says it ran out of heap.
+    child.on('close', (code, signal) => {
       if (this.child !== child) return;
       if (/heap out of memory|Reached heap limit/.test(stderr)) {
         this.stopped(new InvalidError(`the document needs more than ${this.heapMb} MiB to read (limits.import_read_heap_mb)`));
