@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app';
-import { loadConfigWithWarnings } from './config/config.loader';
+import { loadConfigurationWithWarnings } from './configuration';
 import { GrpcHealthServer } from './health/grpc-health.server';
 import { shutdownOnSignals } from './health/graceful-shutdown';
 import { rootLogger } from './logging/logger';
@@ -16,7 +16,7 @@ import { runPolicyCommand } from './authorization/policy.command';
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  const { config, warnings, file } = loadConfigWithWarnings({ argv, env: process.env });
+  const { config, warnings, file } = loadConfigurationWithWarnings({ argv, env: process.env });
   Logger.overrideLogger(new NestLogger(rootLogger(config.log)));
   const logger = new Logger('Flagpole');
   if (file) logger.log(`configuration from ${file}`);

@@ -11,7 +11,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app';
 import { AuditTrail } from './audit/audit-trail.service';
-import { loadConfig } from './config/config.loader';
+import { loadConfiguration } from './configuration';
 import { rootLogger } from './logging/logger';
 import { NestLogger } from './logging/nest-logger';
 import { Changes } from './storage/changes';
@@ -23,7 +23,7 @@ const send = (message: ToMain) => port.postMessage(message);
 
 async function run(): Promise<void> {
   // The main thread's configuration, read again from the same command line, file and environment.
-  const config = loadConfig({ argv: (workerData as { argv: string[] }).argv, env: process.env });
+  const config = loadConfiguration({ argv: (workerData as { argv: string[] }).argv, env: process.env });
   Logger.overrideLogger(new NestLogger(rootLogger(config.log)));
   const priority = lowerThreadPriority(config.server.writeWorkerNice);
   const app = await createApp(config);

@@ -5,7 +5,24 @@
  * `/meta/config` under another name than the one it is loaded from.
  */
 import { parseDuration } from './duration';
-import type { FlagpoleConfig } from './config.types';
+
+/**
+ * A condition on the loaded configuration: the key at `path` (property names joined by dots) is true, or equals
+ * `equals`. Written as data, not as a function of the configuration, because the configuration's type is inferred
+ * from the schema that holds the condition. config.schema.spec.ts checks that every path names a key of the schema.
+ */
+export interface Condition {
+  path: string;
+  equals?: string;
+}
+
+export const when = (path: string, equals?: string): Condition => (equals === undefined ? { path } : { path, equals });
+
+export function holds(condition: Condition, config: object): boolean {
+  let value: unknown = config;
+  for (const property of condition.path.split('.')) value = (value as Record<string, unknown> | undefined)?.[property];
+  return condition.equals === undefined ? value === true : value === condition.equals;
+}
 
 interface FieldCommon {
   /** What the key does, one sentence for docs/configuration.md. */
@@ -23,7 +40,7 @@ interface FieldCommon {
 interface LeafCommon<T> extends FieldCommon {
   default: T;
   /** The default applies only when this holds for the loaded configuration (else the zero value), as in Flipt. */
-  defaultWhen?: (config: FlagpoleConfig) => boolean;
+  defaultWhen?: Condition;
   /** How docs show the default when the value itself would mislead (computed defaults). */
   defaultDoc?: string;
 }
@@ -83,46 +100,41 @@ export interface ListMapField extends LeafCommon<Record<string, string[]>> {
   keyName: string;
 }
 
-export interface ObjectListField<T> extends LeafCommon<T[]> {
+/** A list of objects, each described by the schema `S`. */
+export interface ObjectListField<S> extends LeafCommon<ConfigOf<S>[]> {
   kind: 'objectList';
-  of: Schema<T>;
+  of: S;
 }
 
-export interface SectionField<T> extends FieldCommon {
+/** A nested section whose keys the schema `S` describes. */
+export interface SectionField<S> extends FieldCommon {
   kind: 'section';
-  fields: Schema<T>;
+  fields: S;
   /** `/meta/config` shows the section only when this holds (a nil Go pointer otherwise). */
-  viewIf?: (config: FlagpoleConfig) => boolean;
+  viewIf?: Condition;
 }
 
-export interface MapField<T> extends FieldCommon {
+/** A map from names the user chooses (`<PROVIDER>`) to sections described by the schema `S`. */
+export interface MapField<S> extends FieldCommon {
   kind: 'map';
   keyName: string;
-  of: Schema<T>;
+  of: S;
 }
 
-/** The descriptor a property of type V must have: the compiler checks the schema against config.types.ts. */
-export type FieldFor<V> = [V] extends [boolean]
-  ? BoolField
-  : [V] extends [number]
-    ? IntField | FloatField | DurationField
-    : [V] extends [string]
-      ? string extends V
-        ? StringField
-        : EnumField<V>
-      : [V] extends [string[]]
-        ? ListField<V[number]>
-        : [V] extends [Array<infer E>]
-          ? ObjectListField<E>
-          : string extends keyof V
-            ? [V[keyof V]] extends [string]
-              ? StringMapField
-              : [V[keyof V]] extends [string[]]
-                ? ListMapField
-                : MapField<V[keyof V]>
-            : SectionField<V>;
+/**
+ * The configuration's type, read off its schema: config.types.ts is `ConfigOf<typeof CONFIG_SCHEMA>`, so a key is
+ * declared once, in config.schema.ts, with its type, default, names and description.
+ */
+export type ValueOf<F> =
+  F extends SectionField<infer S>
+    ? ConfigOf<S>
+    : F extends MapField<infer S>
+      ? Record<string, ConfigOf<S>>
+      : F extends LeafCommon<infer V>
+        ? V
+        : never;
 
-export type Schema<T> = { [K in keyof T]-?: FieldFor<T[K]> };
+export type ConfigOf<S> = { -readonly [K in keyof S]: ValueOf<S[K]> };
 
 // The walkers see the descriptors untyped.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -207,14 +219,15 @@ export const duration = (def: string, doc: string, extra: Extra<DurationField> =
   return { kind: 'duration', default: ms, doc, min: 0, ...extra };
 };
 
-export const oneOf = <T extends string>(
+export const oneOf = <const T extends string>(
   values: readonly T[],
-  def: T,
+  def: NoInfer<T>,
   doc: string,
   extra: Extra<EnumField<T>> = {},
 ): EnumField<T> => ({ kind: 'enum', values, default: def, doc, ...extra });
 
-export const list = <T extends string = string>(def: T[], doc: string, extra: Extra<ListField<T>> = {}): ListField<T> => ({
+/** A list of strings; of an enumeration's values when `extra.values` lists them. */
+export const list = <T extends string = string>(def: NoInfer<T>[], doc: string, extra: Extra<ListField<T>> = {}): ListField<T> => ({
   kind: 'list',
   default: def,
   doc,
@@ -237,7 +250,7 @@ export const listMap = (keyName: string, doc: string, extra: Extra<ListMapField>
   ...extra,
 });
 
-export const objectList = <T>(of: Schema<NoInfer<T>>, doc: string, extra: Extra<ObjectListField<T>> = {}): ObjectListField<T> => ({
+export const objectList = <S extends AnySchema>(of: S, doc: string, extra: Extra<ObjectListField<S>> = {}): ObjectListField<S> => ({
   kind: 'objectList',
   of,
   default: [],
@@ -245,14 +258,14 @@ export const objectList = <T>(of: Schema<NoInfer<T>>, doc: string, extra: Extra<
   ...extra,
 });
 
-export const section = <T>(fields: Schema<NoInfer<T>>, extra: Partial<Omit<SectionField<T>, 'kind' | 'fields'>> = {}): SectionField<T> => ({
+export const section = <S extends AnySchema>(fields: S, extra: Partial<Omit<SectionField<S>, 'kind' | 'fields'>> = {}): SectionField<S> => ({
   kind: 'section',
   fields,
   doc: '',
   ...extra,
 });
 
-export const mapOf = <T>(keyName: string, of: Schema<NoInfer<T>>, doc: string, extra: Partial<MapField<T>> = {}): MapField<T> => ({
+export const mapOf = <S extends AnySchema>(keyName: string, of: S, doc: string, extra: Partial<MapField<S>> = {}): MapField<S> => ({
   kind: 'map',
   keyName,
   of,

@@ -7,8 +7,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { load as parseYaml, YAMLException } from 'js-yaml';
 import { ConfigError, ConfigIssue } from './config.error';
-import { AnySchema, LeafField, yamlKey } from './config.fields';
+import { AnySchema, holds, LeafField, yamlKey } from './config.fields';
 import { applyRules } from './config.rules';
+import type { ConfigRule, RuleContext } from './config.rule';
 import { CONFIG_SCHEMA } from './config.schema';
 import type { FlagpoleConfig } from './config.types';
 import { formatDuration, parseDuration } from './duration';
@@ -26,7 +27,14 @@ export interface LoadConfigOptions {
   env?: NodeJS.ProcessEnv;
   /** Directory relative paths are resolved against (default `process.cwd()`). */
   cwd?: string;
+  /**
+   * Checks the features add, run after config.rules.ts's and reported with them: config/ imports no feature, so a
+   * rule that needs a feature's knowledge (an audit template's sample event) is handed in. src/configuration.ts
+   * hands in every feature's; the entry points load the configuration through it.
+   */
+  rules?: readonly ConfigRule[];
 }
+
 
 export interface LoadedConfig {
   config: FlagpoleConfig;
@@ -55,9 +63,11 @@ export function loadConfigWithWarnings(options: LoadConfigOptions = {}): LoadedC
 
   const config = decodeSection(schema, raw, [], ctx) as unknown as FlagpoleConfig;
   for (const deferred of ctx.deferredDefaults) {
-    if (deferred.field.defaultWhen?.(config)) deferred.target[deferred.property] = structuredClone(deferred.field.default);
+    if (deferred.field.defaultWhen && holds(deferred.field.defaultWhen, config)) deferred.target[deferred.property] = structuredClone(deferred.field.default);
   }
-  applyRules(config, { raw, env, cwd, issue: ctx.issue, warn: ctx.warn });
+  const ruleContext: RuleContext = { raw, env, cwd, issue: ctx.issue, warn: ctx.warn };
+  applyRules(config, ruleContext);
+  for (const rule of options.rules ?? []) rule(config, ruleContext);
 
   if (ctx.issues.length > 0) throw new ConfigError(ctx.issues);
   return { config, warnings: ctx.warnings, ...(file ? { file } : {}) };
@@ -73,15 +83,6 @@ export function envName(path: readonly string[]): string {
 
 type Raw = Record<string, unknown>;
 
-export interface RuleContext {
-  /** The merged file + environment values (YAML keys), before decoding: tells "unset" from "set to the default". */
-  raw: Raw;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  /** Reports a bad key by YAML path. */
-  issue: (path: readonly string[], reason: string) => void;
-  warn: (message: string) => void;
-}
 
 interface DeferredDefault {
   target: Record<string, unknown>;

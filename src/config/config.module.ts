@@ -4,7 +4,7 @@ import type { FlagpoleConfig } from './config.types';
 
 /**
  * Makes the configuration injectable everywhere as `@Inject(CONFIG)` (or `@InjectConfig()`). The configuration is
- * loaded and validated before Nest starts (main.ts calls loadConfig), so a bad one stops start-up with one message
+ * loaded and validated before Nest starts (main.ts calls loadConfigurationWithWarnings, src/configuration.ts), so a bad one stops start-up with one message
  * and this module only hands the result over.
  */
 @Global()

@@ -4,7 +4,7 @@
  * `omitempty` fields dropped when zero, sections always present except optional ones (nil pointers in Go), map keys
  * sorted. Driven by the schema: a key marked `json: false` there can never appear here.
  */
-import { AnySchema, isLeaf, jsonKey } from './config.fields';
+import { AnySchema, holds, isLeaf, jsonKey } from './config.fields';
 import { CONFIG_SCHEMA } from './config.schema';
 import type { FlagpoleConfig } from './config.types';
 import { toNanoseconds } from './duration';
@@ -24,7 +24,7 @@ function viewOf(schema: AnySchema, values: Record<string, unknown>, root: Flagpo
     if (name === false) continue;
     const value = values[property];
     if (field.kind === 'section') {
-      if (field.viewIf && !field.viewIf(root)) continue;
+      if (field.viewIf && !holds(field.viewIf, root)) continue;
       out[name] = viewOf(field.fields, value as Record<string, unknown>, root);
     } else if (field.kind === 'map') {
       const entries = Object.entries(value as Record<string, Record<string, unknown>>).sort(([a], [b]) => (a < b ? -1 : 1));

@@ -6,12 +6,10 @@
 import { existsSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { AnySchema, yamlKey } from './config.fields';
-import type { RuleContext } from './config.loader';
+import type { RuleContext } from './config.rule';
 import { CONFIG_SCHEMA } from './config.schema';
 import type { FlagpoleConfig } from './config.types';
 import { defaultDataDir } from './data-dir';
-import { patternProblem } from '../audit/audit-filter';
-import { templateProblem } from '../audit/sinks/webhook-template';
 import { checkTelemetry } from './telemetry.rules';
 
 export function applyRules(config: FlagpoleConfig, ctx: RuleContext): void {
@@ -241,16 +239,11 @@ function checkAudit(config: FlagpoleConfig, ctx: RuleContext): void {
   webhook.templates.forEach((t, i) => {
     const urlIssue = t.url === '' ? 'is required' : urlProblem(t.url);
     if (urlIssue) ctx.issue([...sinks, 'webhook', 'templates', String(i), 'url'], urlIssue);
-    const bodyIssue = templateProblem(t.body, t.headers);
-    if (bodyIssue) ctx.issue([...sinks, 'webhook', 'templates', String(i), 'body'], bodyIssue);
   });
   if (kafka.enabled) {
     ctx.issue([...sinks, 'kafka', 'enabled'], 'the kafka sink is not supported by Flagpole; use audit.sinks.webhook or audit.sinks.log');
   }
-  for (const pattern of config.audit.events) {
-    const problem = patternProblem(pattern);
-    if (problem) ctx.issue(['audit', 'events'], problem);
-  }
+  // Event patterns and template bodies are checked by the audit module's rule (audit/audit.config-rules.ts).
 }
 
 /** Webhooks are posted over HTTP(S): anything else is refused when the configuration loads. */

@@ -1,8 +1,8 @@
 /**
  * Every configuration key: Flipt v1's keys, nesting and defaults (flipt-v1-facts §7.4, §7b, §8.2) plus Flagpole's
  * additions. Property names are the `/meta/config` names; YAML keys and `FLAGPOLE_` variables derive from them.
- * The compiler checks this tree against config.types.ts (Schema<FlagpoleConfig>): a key missing here, or described
- * with the wrong type, does not build.
+ * This is the one declaration of the configuration: its TypeScript type (config.types.ts), the loader's defaults,
+ * `FLAGPOLE_` names and validation messages, the `/meta/config` view and docs/configuration.md all come from it.
  */
 import {
   bool,
@@ -19,33 +19,21 @@ import {
   secret,
   str,
   stringMap,
-  Schema,
+  when,
 } from './config.fields';
-import type {
-  AuditConfig,
-  AuthenticationCleanupConfig,
-  AuthenticationConfig,
-  AuthorizationConfig,
-  FlagpoleConfig,
-  LifetimesConfig,
-  LogLevel,
-  OtlpExporterConfig,
-  StorageType,
-  TracingPropagator,
-} from './config.types';
 import { checkServiceAccountPattern } from './service-account-allow-list';
 import { FLAG_KINDS } from '../wire/flag-kinds';
 
-export const LOG_LEVELS: readonly LogLevel[] = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'DPANIC', 'PANIC', 'FATAL'];
-export const STORAGE_TYPES: readonly StorageType[] = ['database', 'local', 'git', 'object', 'oci'];
-const PROPAGATORS: readonly TracingPropagator[] = ['tracecontext', 'baggage', 'b3', 'b3multi', 'jaeger', 'xray', 'ottrace', 'none'];
+export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'DPANIC', 'PANIC', 'FATAL'] as const;
+export const STORAGE_TYPES = ['database', 'local', 'git', 'object', 'oci'] as const;
+const PROPAGATORS = ['tracecontext', 'baggage', 'b3', 'b3multi', 'jaeger', 'xray', 'ottrace', 'none'] as const;
 
-type MethodName = keyof AuthenticationConfig['methods'];
-const enabled = (method: MethodName) => (c: FlagpoleConfig) => c.authentication.methods[method].enabled;
+type MethodName = 'token' | 'github' | 'oidc' | 'kubernetes' | 'jwt';
+const enabled = (method: MethodName) => when(`authentication.methods.${method}.enabled`);
 
 /** Stored authentications of an enabled method are deleted `grace_period` after they expire, every `interval`. */
 const cleanup = (method: MethodName, stored = true) =>
-  section<AuthenticationCleanupConfig>(
+  section(
     stored
       ? {
           interval: duration('1h', 'How often expired authentications of this method are deleted; must be > 0.', {
@@ -64,13 +52,13 @@ const cleanup = (method: MethodName, stored = true) =>
 
 /** The expected lifetime of each temporary kind; kill switches and permissions are permanent. */
 const lifetimes = (release: string, experiment: string, operational: string, what: string, zero = ' 0 = no lifetime.') =>
-  section<LifetimesConfig>({
+  section({
     release: duration(release, `${what} release flag (a feature being rolled out).${zero}`),
     experiment: duration(experiment, `${what}n experiment flag (an A/B test).${zero}`),
     operational: duration(operational, `${what}n operational flag (a migration or a temporary switch).${zero}`),
   });
 
-const otlp = (what: string, inert: boolean, defaultEndpoint = ''): Schema<OtlpExporterConfig> => ({
+const otlp = (what: string, inert: boolean, defaultEndpoint = '') => ({
   endpoint: str(defaultEndpoint, `OTLP endpoint for ${what}.`, { inert }),
   headers: stringMap('<HEADER>', `Headers sent to the OTLP endpoint (may carry API keys, so never shown).`, {
     inert,
@@ -78,7 +66,7 @@ const otlp = (what: string, inert: boolean, defaultEndpoint = ''): Schema<OtlpEx
   }),
 });
 
-const audit: Schema<AuditConfig> = {
+const audit = {
   sinks: section({
     log: section({
       enabled: bool(false, 'Write each audit event to a log, one line per event.'),
@@ -132,7 +120,7 @@ const audit: Schema<AuditConfig> = {
   }),
 };
 
-const authorization: Schema<AuthorizationConfig> = {
+const authorization = {
   required: bool(false, "Enforce the policy file's roles and bindings on every authenticated route (needs `authentication.required`; docs/authorization.md)."),
   backend: oneOf(['', 'local', 'bundle', 'object'], '', 'Policy source: `local` (the policy file; the default). `bundle` and `object` (OPA) are refused.'),
   local: section(
@@ -146,11 +134,11 @@ const authorization: Schema<AuthorizationConfig> = {
         pollInterval: duration('30s', 'How often the data file is re-read.', { inert: true }),
       }),
     },
-    { viewIf: (c) => c.authorization.required },
+    { viewIf: when('authorization.required') },
   ),
   bundle: section(
     { configuration: str('', 'OPA bundle configuration.', { inert: true, json: false }) },
-    { viewIf: (c) => c.authorization.backend === 'bundle' },
+    { viewIf: when('authorization.backend', 'bundle') },
   ),
   object: section(
     {
@@ -162,11 +150,11 @@ const authorization: Schema<AuthorizationConfig> = {
         endpoint: str('', 'S3 endpoint override.', { inert: true }),
       }),
     },
-    { viewIf: (c) => c.authorization.backend === 'object' },
+    { viewIf: when('authorization.backend', 'object') },
   ),
 };
 
-const authentication: Schema<AuthenticationConfig> = {
+const authentication = {
   required: bool(false, 'Require a credential on every API call except health, auth-method listing and login flows.', {
     keepEmpty: true,
   }),
@@ -276,7 +264,7 @@ const authentication: Schema<AuthenticationConfig> = {
   }),
 };
 
-export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
+export const CONFIG_SCHEMA = {
   version: str('', 'Configuration format version; if set, must be `1.0`.', {
     fromNumber: (n) => (Number.isInteger(n) ? n.toFixed(1) : String(n)),
   }),
@@ -425,7 +413,7 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
         path: str('.', 'Directory of Flipt-format files (`features.yml`, `*.features.yml`, or what a `.flipt.yml` index includes); changes are picked up within a second.'),
         pollInterval: duration('5s', 'Flagpole addition: how often the files are also checked for changes, besides the file watcher (for file systems that do not report changes).', { min: 200 }),
       },
-      { viewIf: (c) => c.storage.type === 'local' },
+      { viewIf: when('storage.type', 'local') },
     ),
     git: section(
       {
@@ -459,7 +447,7 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
         caCertPath: secret('File with PEM CA certificate(s) for the Git server.'),
         insecureSkipTLS: bool(false, 'Skip TLS verification of the Git server.', { json: false }),
       },
-      { viewIf: (c) => c.storage.type === 'git' },
+      { viewIf: when('storage.type', 'git') },
     ),
     object: section(
       {
@@ -482,7 +470,7 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
           pollInterval: duration('1m', 'How often the bucket is read.', { inert: true }),
         }),
       },
-      { viewIf: (c) => c.storage.type === 'object' },
+      { viewIf: when('storage.type', 'object') },
     ),
     oci: section(
       {
@@ -499,7 +487,7 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
         pollInterval: duration('30s', 'How often the registry is polled.', { inert: true }),
         manifestVersion: oneOf(['1.0', '1.1'], '1.1', 'OCI manifest version of pushed bundles.', { inert: true }),
       },
-      { viewIf: (c) => c.storage.type === 'oci' },
+      { viewIf: when('storage.type', 'oci') },
     ),
   }),
   metrics: section({
@@ -510,14 +498,14 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
       { json: false },
     ),
     exporter: oneOf(['prometheus', 'otlp'], 'prometheus', 'Metrics exporter: `prometheus` (served at `/metrics`) or `otlp` (the same metrics also pushed to `metrics.otlp.endpoint`).'),
-    otlp: section(otlp('metrics (exporter `otlp`): `http(s)://` = OTLP/HTTP protobuf, `grpc://` or no scheme = OTLP/gRPC', false, 'localhost:4317'), { viewIf: (c) => c.metrics.exporter === 'otlp' }),
+    otlp: section(otlp('metrics (exporter `otlp`): `http(s)://` = OTLP/HTTP protobuf, `grpc://` or no scheme = OTLP/gRPC', false, 'localhost:4317'), { viewIf: when('metrics.exporter', 'otlp') }),
     exportInterval: duration('60s', 'Flagpole addition: how often the metrics are pushed with exporter `otlp`.', { min: 100, json: false }),
   }),
   tracing: section({
     enabled: bool(false, 'Export OpenTelemetry traces (docs/deployment.md, Tracing).'),
     exporter: oneOf(['jaeger', 'zipkin', 'otlp'], 'jaeger', 'Trace exporter. `jaeger` is deprecated (as in Flipt): Flagpole sends OTLP/gRPC to `tracing.jaeger.host`, port 4317 (Jaeger\'s OTLP receiver).'),
     samplingRatio: float(1, 'Fraction of traces sampled (0..1), decided by trace id, for continued traces too (as Flipt samples): 0 sends nothing.', { min: 0, max: 1 }),
-    propagators: list<TracingPropagator>(['tracecontext', 'baggage'], 'Context propagators read from requests: `tracecontext`, `baggage`, `b3`, `b3multi`, `none` (`jaeger`, `xray`, `ottrace` are ignored with a warning).', { values: PROPAGATORS }),
+    propagators: list(['tracecontext', 'baggage'], 'Context propagators read from requests: `tracecontext`, `baggage`, `b3`, `b3multi`, `none` (`jaeger`, `xray`, `ottrace` are ignored with a warning).', { values: PROPAGATORS }),
     jaeger: section({
       host: str('localhost', 'Jaeger host (exporter `jaeger`); its OTLP/gRPC port 4317 receives the spans.'),
       port: port(6831, 'Jaeger agent UDP port: not used (the Thrift agent protocol has no OpenTelemetry JS exporter).', { inert: true }),
@@ -570,7 +558,7 @@ export const CONFIG_SCHEMA: Schema<FlagpoleConfig> = {
       namespaces: mapOf(
         '<NAMESPACE>',
         {
-          defaultKind: oneOf(['', ...FLAG_KINDS], '', 'The namespace\'s default kind; empty = `lifecycle.default_kind`.'),
+          defaultKind: oneOf(['', ...FLAG_KINDS] as const, '', 'The namespace\'s default kind; empty = `lifecycle.default_kind`.'),
           lifetimes: lifetimes('0s', '0s', '0s', 'The namespace\'s lifetime of a', ' 0 = the global `lifecycle.lifetimes` value.'),
         },
         'Per namespace (its key in lower case; namespaces whose key has capitals or `-` are set in YAML): its own default kind and lifetimes.',

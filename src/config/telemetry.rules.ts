@@ -2,7 +2,7 @@
  * What the configuration loader checks of `tracing.*` and `metrics.otlp` (config.rules.ts calls it): endpoints that
  * cannot be used are refused as the configuration loads, settings Flagpole cannot honour are warned about.
  */
-import type { RuleContext } from './config.loader';
+import type { RuleContext } from './config.rule';
 import type { FlagpoleConfig, TracingPropagator } from './config.types';
 import { otlpEndpointProblem } from './otlp-endpoint';
 

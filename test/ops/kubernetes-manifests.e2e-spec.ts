@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
-import { loadConfigWithWarnings } from '../../src/config/config.loader';
+import { loadConfigurationWithWarnings } from '../../src/configuration';
 import type { FlagpoleConfig } from '../../src/config/config.types';
 import { SHUTDOWN_GRACE_MS } from '../../src/health/graceful-shutdown';
 import { dialectOf } from '../../src/storage/dialects';
@@ -44,7 +44,7 @@ function containerConfig(container: Doc, secrets: Map<string, Record<string, str
       env[e.name] = secrets.get(ref.name)?.[ref.key] ?? 'from-a-secret-created-outside';
     }
   }
-  return loadConfigWithWarnings({ argv: [], env });
+  return loadConfigurationWithWarnings({ argv: [], env });
 }
 
 function portNumber(container: Doc, port: number | string): number {

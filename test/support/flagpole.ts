@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config/config.loader';
+import { loadConfiguration } from '../../src/configuration';
 import { GrpcHealthServer } from '../../src/health/grpc-health.server';
 import { dropDatabase, freshDatabaseUrl } from './databases';
 
@@ -23,7 +23,7 @@ export interface RunningFlagpole {
 export async function startFlagpole(env: Record<string, string> = {}): Promise<RunningFlagpole> {
   const dir = mkdtempSync(join(tmpdir(), 'flagpole-e2e-'));
   const dbUrl = env.FLAGPOLE_DB_URL ?? (await freshDatabaseUrl(dir));
-  const config = loadConfig({
+  const config = loadConfiguration({
     argv: [],
     env: { FLAGPOLE_LOG_LEVEL: 'ERROR', FLAGPOLE_SERVER_HOST: '127.0.0.1', FLAGPOLE_SERVER_GRPC_PORT: '0', FLAGPOLE_DATA_DIR: dir, ...env, FLAGPOLE_DB_URL: dbUrl },
   });
