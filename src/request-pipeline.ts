@@ -10,7 +10,7 @@
  *                                                           body limits, its hand-off to the write worker
  *   trace          onRequest … onResponse                   a server span (tracing/server-spans.ts)
  *   cors           onRequest                                @fastify/cors (common/cors-options.ts)
- *   headers        onRequest                                nosniff and /docs' CSP (common/security-headers.ts), a
+ *   headers        one onRequest hook                       nosniff and /docs' CSP (common/security-headers.ts), a
  *                                                           malformed X-Forwarded-Prefix dropped
  *                                                           (common/forwarded-prefix.ts), gRPC-gateway compatibility
  *                                                           (common/http-compat.ts)
@@ -29,7 +29,8 @@
  *   audit          interceptor of @Audited routes           the change's audit event (audit/audit.interceptor.ts)
  *   serialise      Nest's reply, or the error filter        the answer; every failure as Flipt's error body
  *                                                           (common/error.filter.ts)
- *   respond        onSend, onResponse                       `Connection: close` while shutting down
+ *   respond        onSend, onResponse                       indented JSON when asked (common/http-compat.ts);
+ *                                                           `Connection: close` while shutting down
  *                                                           (health/connection-drain.ts); the request's metrics
  *                                                           (metrics/http.metrics.ts) and log line
  *                                                           (logging/request-log.ts), in the server only
@@ -48,12 +49,12 @@ import { settleRoutePolicy, type RoutePolicy } from './auth/route-policy';
 import { corsOptions } from './common/cors-options';
 import { ErrorFilter } from './common/error.filter';
 import { FastPaths } from './common/fast-path';
-import { registerForwardedPrefixCheck } from './common/forwarded-prefix';
-import { registerHttpCompat } from './common/http-compat';
+import { dropMalformedForwardedPrefix } from './common/forwarded-prefix';
+import { jsonContentTypeByDefault, prettyPayload } from './common/http-compat';
 import { bodyOnRoute, registerJsonBodyParser } from './common/json-body';
 import { RequestPipe } from './common/request.pipe';
 import { RouteRegistry } from './common/route-registry';
-import { registerSecurityHeaders } from './common/security-headers';
+import { addNosniff, securityHeadersOnRoute } from './common/security-headers';
 import type { FlagpoleConfig } from './config/config.types';
 import { ConnectionDrain } from './health/connection-drain';
 import { RequestLogger } from './logging/request-log';
@@ -91,16 +92,20 @@ export async function openRequestPipeline(fastify: FastifyInstance, config: Flag
     preBodyAuthentication.onRoute(route, policy);
     bodyOnRoute(route, config.limits);
     writeRoutes?.onRoute(route);
+    securityHeadersOnRoute(route);
   });
   // trace: before every other onRequest hook, so that a request they refuse has its span too.
   const tracing = role.inWriteWorker ? Tracing.OFF : Tracing.from(config.tracing);
   registerServerSpans(fastify, tracing);
   // cors: as Flipt's CORS middleware is outermost, refusals carry CORS headers too.
   if (config.cors.enabled) await fastify.register(fastifyCors, corsOptions(config.cors));
-  // headers
-  registerSecurityHeaders(fastify);
-  registerForwardedPrefixCheck(fastify);
-  registerHttpCompat(fastify);
+  // headers: one hook for the three, as each hook Fastify runs costs every request.
+  fastify.addHook('onRequest', (request, reply, done) => {
+    addNosniff(reply);
+    dropMalformedForwardedPrefix(request);
+    jsonContentTypeByDefault(request);
+    done();
+  });
   // csrf
   registerCrossOriginProtection(fastify, config.authentication.session.csrf);
   // parse: a content-type parser, which Fastify runs after the onRequest hooks. The write worker gets bodies whole
@@ -122,11 +127,11 @@ export async function openRequestPipeline(fastify: FastifyInstance, config: Flag
       app.useGlobalFilters(new ErrorFilter(routes));
       // handle: the REST API's writes go to the write worker when it runs.
       writeRoutes?.bind(app.get(WriteWorker));
-      // respond
+      // respond: one onSend hook (pretty JSON on request, `Connection: close` while draining) and one onResponse.
       const drain = app.get(ConnectionDrain);
-      fastify.addHook('onSend', (_request, reply, payload, done) => {
+      fastify.addHook('onSend', (request, reply, payload, done) => {
         drain.beforeSend(reply);
-        done(null, payload);
+        done(null, prettyPayload(request, reply, payload));
       });
       if (!role.inWriteWorker) {
         const metrics = app.get(HttpMetrics);

@@ -3,8 +3,9 @@
  * on a Passport instance of its own, one per application, and applies each route's policy (route-policy.ts, worked
  * out once per route at start-up). With `authentication.required` off it enforces nothing, as Flipt installs no
  * authentication at all then. Where a route requires an authentication:
- *   1. Passport tries the strategies in order: JWT (when enabled) first, then client tokens; the first that finds
- *      its credential decides, and one that refuses it ends the attempt;
+ *   1. Passport tries the strategies in order: a stream ticket (only on the routes that read one), JWT (when
+ *      enabled), then client tokens; the first that finds its credential decides, and one that refuses it ends the
+ *      attempt;
  *   2. a namespaced static token must be used on a namespace-scoped route, in its namespace;
  *   3. with `authorization.required`, the credential's grant must allow what the route needs (its RouteAccess) in
  *      the request's namespace (authorization/authorizer.service.ts); the grant is left on the request for routes
@@ -34,6 +35,8 @@ import { Denials } from '../authorization/denials';
 import { batchNamespaces, namesNamespace, requestNamespace } from './request-namespace';
 import { policyOfRequest, type RoutePolicy } from './route-policy';
 import { clearRefusedSession } from './session-cookies';
+import { acceptsStreamTicket } from './stream-ticket.route';
+import { STREAM_TICKET_STRATEGY } from './stream-ticket.strategy';
 
 /**
  * The response Passport's middleware is called with: with a callback (as here) Passport hands the outcome to it and
@@ -46,6 +49,8 @@ export class AuthGuard implements CanActivate {
   private readonly logger = new Logger('Authentication');
   private readonly authzLogger = new Logger('Authorization');
   private readonly passport = new Passport();
+  /** The strategies Passport tries on a route that reads stream tickets (OFREP's event stream), and on the others. */
+  private readonly ticketRouteStrategies: string[];
   private readonly strategies: string[];
   private readonly tokensEnabled: boolean;
 
@@ -56,7 +61,9 @@ export class AuthGuard implements CanActivate {
     private readonly denials: Denials,
   ) {
     for (const s of strategies) this.passport.use(s.name, s.strategy);
-    this.strategies = strategies.map((s) => s.name);
+    this.ticketRouteStrategies = strategies.map((s) => s.name);
+    // Elsewhere a ticket is no credential: Passport need not try that strategy (an attempt per request saved).
+    this.strategies = this.ticketRouteStrategies.filter((name) => name !== STREAM_TICKET_STRATEGY);
     this.tokensEnabled = config.authentication.methods.token.enabled;
   }
 
@@ -133,7 +140,8 @@ export class AuthGuard implements CanActivate {
       if (settle) settle(o);
       else outcome = o;
     };
-    this.passport.authenticate(this.strategies, { session: false }, done)(request, NO_RESPONSE, done);
+    const strategies = acceptsStreamTicket(request) ? this.ticketRouteStrategies : this.strategies;
+    this.passport.authenticate(strategies, { session: false }, done)(request, NO_RESPONSE, done);
     if (outcome) {
       if ('error' in outcome) throw outcome.error;
       return outcome.user;

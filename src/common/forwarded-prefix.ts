@@ -4,7 +4,7 @@
  * segments of path characters. Anything else (`//evil.example`, a scheme, `\`, `;` that would add cookie attributes,
  * spaces, several headers joined) is dropped from the request, as if the proxy had sent none.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 
 const HEADER = 'x-forwarded-prefix';
 const PLAIN_PATH = /^(?:\/(?:[A-Za-z0-9\-._~!$&'()*+=:@]|%[0-9A-Fa-f]{2})+)+\/?$/;
@@ -13,10 +13,8 @@ export function isPlainPathPrefix(prefix: string): boolean {
   return prefix === '' || PLAIN_PATH.test(prefix);
 }
 
-export function registerForwardedPrefixCheck(fastify: FastifyInstance): void {
-  fastify.addHook('onRequest', (request, _reply, done) => {
-    const prefix = request.raw.headers[HEADER];
-    if (prefix !== undefined && !isPlainPathPrefix(prefix as string)) delete request.raw.headers[HEADER];
-    done();
-  });
+/** As the request arrives (request-pipeline.ts's headers stage): a prefix that is not a plain path is dropped. */
+export function dropMalformedForwardedPrefix(request: FastifyRequest): void {
+  const prefix = request.raw.headers[HEADER];
+  if (prefix !== undefined && !isPlainPathPrefix(prefix as string)) delete request.raw.headers[HEADER];
 }

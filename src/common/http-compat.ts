@@ -4,26 +4,24 @@
  * - `?pretty` or `Accept: application/json+pretty` asks for indented JSON without default values;
  * - errors Fastify raises before routing (a malformed path escape) get Flipt's error body.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GrpcCode } from './grpc-status';
 import { sendError } from './error.filter';
 
-export function registerHttpCompat(fastify: FastifyInstance): void {
-  fastify.addHook('onRequest', (req, _reply, done) => {
-    const type = req.headers['content-type'];
-    if (type !== undefined && !type.includes('/')) req.headers['content-type'] = 'application/json';
-    done();
-  });
-  fastify.addHook('onSend', (req, reply, payload, done) => {
-    if (!wantsPretty(req) || typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').includes('json')) {
-      return done(null, payload);
-    }
-    try {
-      done(null, `${JSON.stringify(withoutDefaults(JSON.parse(payload)) ?? {}, null, 2)}\n`);
-    } catch {
-      done(null, payload);
-    }
-  });
+/** As the request arrives (request-pipeline.ts's headers stage): a Content-Type without a `/` means JSON. */
+export function jsonContentTypeByDefault(req: FastifyRequest): void {
+  const type = req.headers['content-type'];
+  if (type !== undefined && !type.includes('/')) req.headers['content-type'] = 'application/json';
+}
+
+/** As the answer is sent (request-pipeline.ts's respond stage): the payload, indented when the request asks for it. */
+export function prettyPayload(req: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  if (!wantsPretty(req) || typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').includes('json')) return payload;
+  try {
+    return `${JSON.stringify(withoutDefaults(JSON.parse(payload)) ?? {}, null, 2)}\n`;
+  } catch {
+    return payload;
+  }
 }
 
 /** Fastify's `frameworkErrors` option: failures before a route is found. */

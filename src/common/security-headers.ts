@@ -3,7 +3,7 @@
  * (an error body or a JSON answer is never run as a script or a page), and on the API explorer (`/docs`, Swagger UI)
  * the web UI's content security policy, `frame-ancestors 'none'` included, so neither can be framed by another site.
  */
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyReply, onRequestHookHandler, RouteOptions } from 'fastify';
 import { addOnRequest } from './route-config';
 
 /**
@@ -23,15 +23,17 @@ export const CONTENT_SECURITY_POLICY = [
 
 const DOCS_PREFIX = '/docs';
 
-export function registerSecurityHeaders(fastify: FastifyInstance): void {
-  fastify.addHook('onRequest', (_request, reply, done) => {
-    reply.header('x-content-type-options', 'nosniff');
-    done();
-  });
-  // Swagger's routes only (`/docs`, its assets, `/docs-json`): a route-level hook costs the other routes nothing.
-  fastify.addHook('onRoute', (route) => {
-    if (route.url.startsWith(DOCS_PREFIX)) addOnRequest(route, docsHeaders);
-  });
+/** Every response's header, set as the request arrives (request-pipeline.ts's headers stage). */
+export function addNosniff(reply: FastifyReply): void {
+  reply.header('x-content-type-options', 'nosniff');
+}
+
+/**
+ * For Fastify's `onRoute` hook: Swagger's routes only (`/docs`, its assets, `/docs-json`) get the CSP, from a
+ * route-level hook that costs the other routes nothing.
+ */
+export function securityHeadersOnRoute(route: RouteOptions): void {
+  if (route.url.startsWith(DOCS_PREFIX)) addOnRequest(route, docsHeaders);
 }
 
 const docsHeaders: onRequestHookHandler = (_request, reply, done) => {
