@@ -10,6 +10,9 @@ export const MAX_TEXT_LENGTH = 65535;
 export const INT32_MIN = -2147483648;
 export const INT32_MAX = 2147483647;
 
+/** Flipt's bound on a variant attachment (its JSON text, in UTF-8 bytes): the API and imports refuse a larger one. */
+export const MAX_ATTACHMENT_BYTES = 1000 * 1024;
+
 export function requireField(field: string, value: string | undefined | null): string {
   if (value === undefined || value === null || value === '') throw new EmptyFieldError(field);
   return value;

@@ -12,7 +12,7 @@
  */
 import { InvalidError, ValidationError } from '../common/errors';
 import { isStorableText, UNSTORABLE_TEXT } from '../common/storable-text';
-import { INT32_MAX, isValidKey, MAX_TEXT_LENGTH } from '../common/validation';
+import { INT32_MAX, isValidKey, MAX_ATTACHMENT_BYTES, MAX_TEXT_LENGTH } from '../common/validation';
 import { readSteps, SCHEDULE_TYPES, type ScheduleType, type StepInput } from '../schedules/schedule-steps';
 import { validateConstraint } from '../segments/constraint.validation';
 import { MAX_KEY_LENGTH } from '../common/validation';
@@ -45,9 +45,6 @@ export interface ReadOptions {
    */
   maxScheduleSteps?: number;
 }
-
-/** Flipt's variant attachments are bounded as the API bounds them (variants.service.ts). */
-export const MAX_ATTACHMENT_BYTES = 1000 * 1024;
 
 /**
  * The namespace documents in `text`, in order. Empty text holds none. Read quickly when the text allows

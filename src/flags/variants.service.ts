@@ -3,15 +3,13 @@ import { Injectable } from '@nestjs/common';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { InvalidError, NotFoundError, ValidationError } from '../common/errors';
 import { compactJson, isJson } from '../common/json-text';
-import { maxLength, maxText, requireField } from '../common/validation';
+import { MAX_ATTACHMENT_BYTES, maxLength, maxText, requireField } from '../common/validation';
 import { now } from '../storage/columns';
 import { Database, inFlag } from '../storage/database.service';
 import type { VariantRequest, VariantResponse } from './flag.dto';
 import { toVariantResponse } from './flag.mapper';
 import { flagRef, FlagRepository } from './flag.repository';
 import { Variant } from './variant.entity';
-
-const MAX_ATTACHMENT_BYTES = 1000 * 1024;
 
 @Injectable()
 export class VariantsService {
