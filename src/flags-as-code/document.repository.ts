@@ -12,6 +12,7 @@ import type { Knex } from '@mikro-orm/knex';
 import { InvalidError } from '../common/errors';
 import { timeOrderedId } from '../common/time-ordered-id';
 import { Flag } from '../flags/flag.entity';
+import { FlagRepository } from '../flags/flag.repository';
 import { Variant } from '../flags/variant.entity';
 import { Namespace } from '../namespaces/namespace.entity';
 import { RolloutSegment } from '../rollouts/rollout-segment.entity';
@@ -21,6 +22,7 @@ import { RuleSegment } from '../rules/rule-segment.entity';
 import { Rule } from '../rules/rule.entity';
 import { Constraint } from '../segments/constraint.entity';
 import { Segment } from '../segments/segment.entity';
+import { SegmentRepository } from '../segments/segment.repository';
 import { now } from '../storage/columns';
 import { versionOfRow } from '../storage/evaluation-source';
 import { bool, groupBy, knexOf, num, read, readAll, str, type Row } from '../storage/rows';
@@ -188,6 +190,10 @@ export interface ImportSummary {
 /** Rows per INSERT: well inside every driver's limit on bound parameters (SQLite's 32,766 among them). */
 const BATCH = 500;
 
+/** The API's repositories of the two aggregates a namespace holds by key: an import decides uniqueness as they do. */
+const FLAGS = new FlagRepository();
+const SEGMENTS = new SegmentRepository();
+
 /**
  * Writes `doc` into its namespace, inside the caller's transaction; `locked` is the namespace's row (null: it does
  * not exist and is created). Throws InvalidError naming the place in the document, before anything is written,
@@ -218,8 +224,9 @@ export async function writeNamespaceDocument(
     throw new InvalidError(`${doc.at ? `${doc.at}: ` : ''}scheduled changes cannot be imported here`);
   }
 
-  const takenFlags = await existingKeys(knex, 'flags', ns, doc.flags.map((f) => f.key));
-  const takenSegments = await existingKeys(knex, 'segments', ns, doc.segments.map((s) => s.key));
+  // Uniqueness as the API's creates decide it (storage/keyed-in-namespace.ts), for every key of the document at once.
+  const takenFlags = await FLAGS.idsOf(em, ns, doc.flags.map((f) => f.key));
+  const takenSegments = await SEGMENTS.idsOf(em, ns, doc.segments.map((s) => s.key));
   if (!options.skipExisting) {
     const flag = doc.flags.find((f) => takenFlags.has(f.key));
     if (flag) throw taken(flag.at, 'flag', ns, flag.key);
@@ -235,7 +242,7 @@ export async function writeNamespaceDocument(
   const segmentIds = new Map<string, string>(segments.map((s) => [s.key, timeOrderedId(t.getTime())]));
   const referenced = new Set<string>();
   for (const f of flags) for (const r of [...f.rules, ...f.rollouts]) for (const k of segmentKeysOf(r)) if (!segmentIds.has(k)) referenced.add(k);
-  for (const [key, id] of await existingIds(knex, 'segments', ns, [...referenced])) segmentIds.set(key, id);
+  for (const [key, id] of await SEGMENTS.idsOf(em, ns, [...referenced])) segmentIds.set(key, id);
   for (const f of flags) {
     for (const r of [...f.rules, ...f.rollouts]) {
       const missing = segmentKeysOf(r).find((k) => !segmentIds.has(k));
@@ -329,19 +336,4 @@ function buildRows(
     [Segment, segmentRows], [Constraint, constraintRows], [Flag, flagRows], [Variant, variantRows], [Rule, ruleRows],
     [RuleSegment, ruleSegmentRows], [Distribution, distributionRows], [Rollout, rolloutRows], [RolloutSegment, rolloutSegmentRows],
   ];
-}
-
-/** Which of `keys` the namespace's `table` (flags or segments) already has. */
-async function existingKeys(knex: Knex, table: 'flags' | 'segments', ns: string, keys: string[]): Promise<Set<string>> {
-  return new Set((await existingIds(knex, table, ns, keys)).keys());
-}
-
-/** The ids of those of `keys` the namespace's `table` has (keys compare exactly: MySQL's session collation is binary). */
-async function existingIds(knex: Knex, table: 'flags' | 'segments', ns: string, keys: string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (let i = 0; i < keys.length; i += BATCH) {
-    const rows = (await knex(table).select('id', 'key').where('namespace_key', ns).whereIn('key', keys.slice(i, i + BATCH))) as Row[];
-    for (const r of rows) out.set(str(r.key), str(r.id));
-  }
-  return out;
 }

@@ -46,4 +46,22 @@ export abstract class KeyedInNamespace<T extends { key: string }> {
   async keyTaken(em: EntityManager, namespaceKey: string, key: string): Promise<boolean> {
     return (await em.count(this.entity, this.where(namespaceKey, key))) > 0;
   }
+
+  /**
+   * Which of `keys` the namespace already holds, with their ids: the same uniqueness the API's creates check with
+   * `keyTaken`, for many keys at once (an import). One query per KEYS_PER_QUERY keys; keys compare exactly (MySQL's
+   * session collation is binary). Read past the identity map: the write goes on with inserts of its own.
+   */
+  async idsOf(em: EntityManager, namespaceKey: string, keys: readonly string[]): Promise<Map<string, string>> {
+    const ids = new Map<string, string>();
+    for (let i = 0; i < keys.length; i += KEYS_PER_QUERY) {
+      const where = { namespace: namespaceKey, key: { $in: keys.slice(i, i + KEYS_PER_QUERY) } } as unknown as FilterQuery<T>;
+      const rows = await em.find(this.entity, where, { fields: ['id', 'key'] as never, disableIdentityMap: true });
+      for (const row of rows as Array<T & { id: string }>) ids.set(row.key, row.id);
+    }
+    return ids;
+  }
 }
+
+/** Keys named in one `IN (…)` list, well under every dialect's bound on parameters. */
+const KEYS_PER_QUERY = 500;
