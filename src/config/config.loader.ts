@@ -35,7 +35,6 @@ export interface LoadConfigOptions {
   rules?: readonly ConfigRule[];
 }
 
-
 export interface LoadedConfig {
   config: FlagpoleConfig;
   /** Unknown keys, ignored variables, deprecated keys and settings Flagpole accepts but does not act on. */
@@ -82,7 +81,6 @@ export function envName(path: readonly string[]): string {
 // ---- internals ------------------------------------------------------------------------------------------------------
 
 type Raw = Record<string, unknown>;
-
 
 interface DeferredDefault {
   target: Record<string, unknown>;
