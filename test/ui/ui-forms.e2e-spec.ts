@@ -193,6 +193,9 @@ browserDescribe('issue 21: forms', () => {
       expect(await page().getByLabel('Description').inputValue()).toBe('Which colour the button has');
 
       await page().getByRole('button', { name: 'Save details' }).click();
+      // Saved, not merely saving: the button is disabled while the save runs too, and leaving then would rightly
+      // ask (the edits are not saved yet). The toast comes once the saved flag is the page's.
+      await page().locator('.notice', { hasText: 'Flag colour saved' }).waitFor();
       await page().getByRole('button', { name: 'Save details' }).and(page().locator(':disabled')).waitFor();
       await page().getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Flags' }).click();
       await page().getByRole('heading', { name: 'Flags', level: 1 }).waitFor();
